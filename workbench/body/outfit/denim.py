@@ -1,7 +1,7 @@
 """A denim's look on a garment's texture, what tells it from a jersey or a knit at a full figure's size (blind review
 AE: "T-shirts, sweaters, denim skirts all show the same coarse woven noise"):
 
-- :func:`twill`: its weave, a fine diagonal rib (:data:`TWILL` texels, 7 mm: a renderer's mipmaps average it at a
+- :func:`twill`: its weave, a fine diagonal rib (:data:`TWILL` texels, 7 mm: the browsers' mipmaps and our supersampling average it at a
   full figure, a close look shows it) at low contrast (high-contrast stripes read as brushed metal under the key light);
 - :func:`streaks`: its warp's streaks down the cloth: a ring-spun warp's dye is uneven along its length, so the cloth
   is streaked in threads :data:`WARP_THREAD` texels wide and :data:`WARP_LENGTH` long along the way it falls;
