@@ -160,12 +160,15 @@ def order(pts: np.ndarray, head: Head) -> np.ndarray:
 
 
 def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True, spread: float = 1.0,
-          crown: tuple[str, float] | None = None, hug: bool = False, point: tuple[float, float] | None = None) -> Piece:
+          crown: tuple[str, float] | None = None, hug: bool = False, point: tuple[float, float] | None = None,
+          under: bool = False) -> Piece:
     """The cards of ``strands`` (a :class:`~.groom.Strands`) as one :class:`~workbench.body.lod.Piece`,
     inner cards first (``sort=False``: they come so already); hanging cards widening as they spread, up to
     ``spread`` times (:func:`spread_widths`); ``crown`` (a style and a factor): wider over the head inside the
     style's hairline (:func:`crown_widths`); ``hug``: cards on the head bent across to lie on it (:func:`hugged`);
-    ``point``: each card narrowing to a point at its tip (:data:`.outline.CARD_POINT`, :func:`.outline.pointed`)."""
+    ``point``: each card narrowing to a point at its tip (:data:`.outline.CARD_POINT`, :func:`.outline.pointed`);
+    ``under``: hanging cards kept out of the body's own skin at each height (:meth:`.head.Head.skin_reach`), not the
+    envelope held at its widest above, so ends turned under (:func:`.groom.tucked`) stay turned in under the jaw."""
     s = strands.take(order(strands.pts, head)) if sort else strands
     S, K, _ = s.pts.shape
     hang = s.hanging
@@ -193,7 +196,7 @@ def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True, spread: float 
     if hanging.any():
         rel = pos - head.centre
         rho = np.hypot(rel[:, 0], rel[:, 2])
-        need = head.reach(np.degrees(np.arctan2(rel[:, 0], rel[:, 2])), pos[:, 1]) + CLEAR
+        need = (head.skin_reach if under else head.reach)(np.degrees(np.arctan2(rel[:, 0], rel[:, 2])), pos[:, 1]) + CLEAR
         push = hanging & (rho < need)
         pos[push, 0] = head.centre[0] + rel[push, 0] * (need[push] / np.maximum(rho[push], 1e-9))
         pos[push, 2] = head.centre[2] + rel[push, 2] * (need[push] / np.maximum(rho[push], 1e-9))
