@@ -40,7 +40,7 @@ CLUMP = {"long": (6, 0.5, 62), "bob": (5, 0.45, 66)}
 # A bob's ends turned under (:func:`.groom.tucked`, on each body): over how many metres, how far in, how far up.
 # (Over 3.5 cm, 1.2 cm in, the sides hung straight to the hem from the front: blind review L's "slab sides"; now
 # they curve in under the jaw line. 2 cm in bent neighbouring cards apart: tests/body/test_hair_facing.py.)
-TUCK = {"bob": (0.05, 75.0)}
+TUCK = {"bob": (0.06, 90.0)}
 
 REFERENCE = {"gender": "feminine"}
 # How steeply hanging hair moves out over what it drapes (metres out per metre down): a strand rises
