@@ -37,9 +37,13 @@ from .head import Head, head_of, smoothstep
 # Hanging hair drawn into locks (:func:`.groom.clumped`, on the grown groom): one guide strand in so many, how far
 # towards it, the guides' seed.
 CLUMP = {"long": (6, 0.5, 62), "bob": (5, 0.45, 66)}
-# A bob's ends turned under (:func:`.groom.tucked`, on each body): over how many metres, how far in, how far up.
-# (Over 3.5 cm, 1.2 cm in, the sides hung straight to the hem from the front: blind review L's "slab sides"; now
-# they curve in under the jaw line. 2 cm in bent neighbouring cards apart: tests/body/test_hair_facing.py.)
+# A bob's ends turned under (:func:`.groom.tucked`, on each body): over how many metres of each strand, along an arc
+# turning how many degrees by the tip; its cards kept out of the body's own skin there, not the envelope held at its
+# widest above (:func:`.cards.piece`'s ``under``). (Over 3.5 cm, 1.2 cm in, the sides hung straight to the hem from the
+# front: blind review L's "slab sides". Then 1.5 cm in and 5 mm up over 5 cm, most of it at the tip, and pushed back
+# out to the held envelope as the cards were swept: from the side and at three quarters a flat cut, "one thick shell
+# whose lower edge is cut flat like a bowl", blind review AE's defect 2; tests/body/test_bob_turn_review_ae.py. Now a
+# quarter turn over 6 cm: 3.8 cm in and 2.2 cm up at the tip, the bob 1.5 cm longer for it, styles.BOB_END.)
 TUCK = {"bob": (0.06, 90.0)}
 
 REFERENCE = {"gender": "feminine"}
