@@ -44,7 +44,7 @@ CLUMP = {"long": (6, 0.5, 62), "bob": (5, 0.45, 66)}
 # out to the held envelope as the cards were swept: from the side and at three quarters a flat cut, "one thick shell
 # whose lower edge is cut flat like a bowl", blind review AE's defect 2; tests/body/test_bob_turn_review_ae.py. Now a
 # quarter turn over 6 cm: 3.8 cm in and 2.2 cm up at the tip, the bob 1.5 cm longer for it, styles.BOB_END.)
-TUCK = {"bob": (0.06, 90.0)}
+TUCK = {"bob": (0.06, 65.0)}
 
 REFERENCE = {"gender": "feminine"}
 # How steeply hanging hair moves out over what it drapes (metres out per metre down): a strand rises

@@ -203,7 +203,7 @@ BOB_PART = 0.025
 # "frayed ends": they had hung 6 mm past the nape's cards, and without them the nape stood 29 pixels over the sides from
 # behind, test_bob_review_m's 26; now 25. At 1 cm, 23, but the hem's curve flatter: test_hair_review_e's teeth 0.103.)
 # (1.5 cm longer, 0.105 and 0.0925 before, since its ends curl under, canon.TUCK: the curl takes 2.2 cm up at the tip.)
-BOB_END = (0.12, 0.1075)
+BOB_END = (0.115, 0.1025)
 BOB_VOLUME = (0.01, 0.012)
 # ...its volume over the forehead and the temples (a share of BOB_VOLUME[0] taken off there, and the cards' own lift):
 # swept aside from the parting along the hairline at its full volume, the front cards stood 9 to 14 mm off the skin, a
