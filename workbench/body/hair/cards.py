@@ -39,6 +39,13 @@ from .texture import column_u
 
 # The least height (metres) of a card's vertex over the head envelope.
 CLEAR = 0.0015
+# Metres hanging cards turned in under the jaw and at the nape (:func:`piece`'s ``under``) keep over the head envelope
+# (the head's and neck's skin, from the skull's centre): the head turns on the neck in every clip while the ends hang
+# with the body under them, and kept out only of the skin at their height, a bob's curled ends by a heavy jaw went 3
+# to 9 mm into it in the idle pose (tests/body/test_hair_clearance.py).
+UNDER_CLEAR = 0.012
+# ...and the metres under them at which they keep out of the body's skin too (:func:`piece`'s ``under``).
+UNDER_BELOW = (0.0, 0.02, 0.04)
 # Metres the head envelope under a sleek card's edge may stand over the envelope under its middle (:func:`tucked`).
 TUCK = 0.004
 # How much of the arms' weights hanging hair takes from the skin it lies on.
@@ -196,10 +203,23 @@ def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True, spread: float 
     if hanging.any():
         rel = pos - head.centre
         rho = np.hypot(rel[:, 0], rel[:, 2])
-        need = (head.skin_reach if under else head.reach)(np.degrees(np.arctan2(rel[:, 0], rel[:, 2])), pos[:, 1]) + CLEAR
+        az = np.degrees(np.arctan2(rel[:, 0], rel[:, 2]))
+        if under:
+            # (...the body's own skin at their height and the few centimetres under it, UNDER_BELOW: ends curled in
+            # over a heavy body's shoulders went into them as it moved in the idle pose)
+            need = np.max([head.skin_reach(az, pos[:, 1] - dy) for dy in UNDER_BELOW], axis=0) + CLEAR
+        else:
+            need = head.reach(az, pos[:, 1]) + CLEAR
         push = hanging & (rho < need)
         pos[push, 0] = head.centre[0] + rel[push, 0] * (need[push] / np.maximum(rho[push], 1e-9))
         pos[push, 2] = head.centre[2] + rel[push, 2] * (need[push] / np.maximum(rho[push], 1e-9))
+        if under:
+            rel = pos - head.centre
+            r = np.linalg.norm(rel, axis=1)
+            d = rel / np.maximum(r, 1e-12)[:, None]
+            floor = head.envelope(d, highest=True) + UNDER_CLEAR
+            low = hanging & (r < floor)
+            pos[low] = head.centre + d[low] * floor[low, None]
     joints, weights = skin(mesh, head, pos, np.repeat(hang.reshape(-1), 2))
     # (A ribbon laid along given directions, a coil's, twists a quarter turn a quad: its vertices' shared
     # normals turn round the coil with it, so it shades as a round strand; each triangle's own normal drew

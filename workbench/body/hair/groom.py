@@ -382,11 +382,13 @@ def clumped(s: Strands, head: Head, every: int, strength: float, seed: int) -> S
     return Strands(pts, nrm, hang, s.width, s.column, s.taper, s.across, s.along)
 
 
-def tucked(s: Strands, head: Head, length: float, turn: float) -> Strands:
+def tucked(s: Strands, head: Head, length: float, turn: float, front: tuple[float, float, float] = (0.0, 0.0, 1.0)
+           ) -> Strands:
     """``s`` with the last ``length`` metres of each hanging strand curled in under the hair along a circular arc
     that turns ``turn`` degrees by the tip, towards the vertical through the skull's centre (a bob's ends turned
     under): seen from the side, behind or in front its lower edge is a rounded bend, each card's full width, not a
-    flat cut (a comb's teeth, a bowl's rim).
+    flat cut (a comb's teeth, a bowl's rim). ``front``: a strand whose tip is within the first figure's degrees of
+    the face turns only the third figure's share of ``turn``, all of it from the second figure's on.
 
     >>> from workbench.options import normalize_avatar_settings
     >>> from workbench.body.mesh import body_mesh
@@ -404,7 +406,9 @@ def tucked(s: Strands, head: Head, length: float, turn: float) -> Strands:
     from_tip = np.concatenate([np.cumsum(seg[:, ::-1], axis=1)[:, ::-1], np.zeros((len(seg), 1))], axis=1)
     # (A strand falling straight down bent round a circle of radius length / turn from ``length`` over its tip:
     # at arc length a past the bend's start it is r (1 - cos(a / r)) in and a - r sin(a / r) up from where it hung.)
-    phi = np.radians(turn)
+    tip = s.pts[:, -1] - head.centre
+    near = smoothstep(front[0], front[1], np.abs(np.degrees(np.arctan2(tip[:, 0], tip[:, 2]))))
+    phi = np.radians(turn) * (front[2] + (1 - front[2]) * near)[:, None]
     r = length / phi
     a = np.clip(length - from_tip, 0.0, length) * s.hanging
     inward, up = r * (1 - np.cos(a / r)), a - r * np.sin(a / r)
