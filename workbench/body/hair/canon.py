@@ -44,9 +44,9 @@ CLUMP = {"long": (6, 0.5, 62), "bob": (5, 0.45, 66)}
 # out to the held envelope as the cards were swept: from the side and at three quarters a flat cut, "one thick shell
 # whose lower edge is cut flat like a bowl", blind review AE's defect 2; tests/body/test_bob_turn_review_ae.py. Now a
 # quarter turn over 6 cm: 3.8 cm in and 2.2 cm up at the tip, the bob 1.5 cm longer for it, styles.BOB_END.)
-# (...and in front, a third of the turn within 40 degrees of the face, all of it from 90: turned fully there, the ends
+# (...and in front, 0.4 of the turn within 25 degrees of the face, all of it from 60: turned fully there, the ends
 # by the chin came in under the jaw, in front of the face's outline, tests/body/test_hair_cards.py.)
-TUCK = {"bob": (0.06, 65.0, (40.0, 90.0, 0.3))}
+TUCK = {"bob": (0.06, 65.0, (25.0, 60.0, 0.4))}
 
 REFERENCE = {"gender": "feminine"}
 # How steeply hanging hair moves out over what it drapes (metres out per metre down): a strand rises

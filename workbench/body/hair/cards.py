@@ -43,7 +43,7 @@ CLEAR = 0.0015
 # (the head's and neck's skin, from the skull's centre): the head turns on the neck in every clip while the ends hang
 # with the body under them, and kept out only of the skin at their height, a bob's curled ends by a heavy jaw went 3
 # to 9 mm into it in the idle pose (tests/body/test_hair_clearance.py).
-UNDER_CLEAR = 0.012
+UNDER_CLEAR = 0.006
 # ...and the metres under them at which they keep out of the body's skin too (:func:`piece`'s ``under``).
 UNDER_BELOW = (0.0, 0.02, 0.04)
 # Metres the head envelope under a sleek card's edge may stand over the envelope under its middle (:func:`tucked`).

@@ -382,6 +382,10 @@ def clumped(s: Strands, head: Head, every: int, strength: float, seed: int) -> S
     return Strands(pts, nrm, hang, s.width, s.column, s.taper, s.across, s.along)
 
 
+# Metres behind the skull's centre the vertical stands that a bob's ends turn in towards (:func:`tucked`).
+BACK = 0.05
+
+
 def tucked(s: Strands, head: Head, length: float, turn: float, front: tuple[float, float, float] = (0.0, 0.0, 1.0)
            ) -> Strands:
     """``s`` with the last ``length`` metres of each hanging strand curled in under the hair along a circular arc
@@ -412,12 +416,15 @@ def tucked(s: Strands, head: Head, length: float, turn: float, front: tuple[floa
     r = length / phi
     a = np.clip(length - from_tip, 0.0, length) * s.hanging
     inward, up = r * (1 - np.cos(a / r)), a - r * np.sin(a / r)
-    rel = s.pts - head.centre
+    # (...towards a vertical BACK metres behind the skull's centre, the neck's: towards the skull's own, the ends by
+    # the jaw turned in towards the chin)
+    axis = head.centre - np.array([0.0, 0.0, BACK])
+    rel = s.pts - axis
     rho = np.hypot(rel[..., 0], rel[..., 2])
     scale = np.maximum(rho - inward, 0.0) / np.maximum(rho, 1e-9)
     pts = s.pts.copy()
-    pts[..., 0] = head.centre[0] + rel[..., 0] * scale
-    pts[..., 2] = head.centre[2] + rel[..., 2] * scale
+    pts[..., 0] = axis[0] + rel[..., 0] * scale
+    pts[..., 2] = axis[2] + rel[..., 2] * scale
     pts[..., 1] += up
     return Strands(pts, s.nrm, s.hanging, s.width, s.column, s.taper, s.across, s.along)
 
