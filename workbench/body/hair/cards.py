@@ -44,8 +44,8 @@ CLEAR = 0.0015
 # with the body under them, and kept out only of the skin at their height, a bob's curled ends by a heavy jaw went 3
 # to 9 mm into it in the idle pose (tests/body/test_hair_clearance.py).
 UNDER_CLEAR = 0.006
-# ...and the metres under them at which they keep out of the body's skin too (:func:`piece`'s ``under``).
-UNDER_BELOW = (0.0, 0.02, 0.04)
+# ...and over the body's own skin at their height.
+UNDER_SKIN = 0.012
 # Metres the head envelope under a sleek card's edge may stand over the envelope under its middle (:func:`tucked`).
 TUCK = 0.004
 # How much of the arms' weights hanging hair takes from the skin it lies on.
@@ -204,12 +204,9 @@ def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True, spread: float 
         rel = pos - head.centre
         rho = np.hypot(rel[:, 0], rel[:, 2])
         az = np.degrees(np.arctan2(rel[:, 0], rel[:, 2]))
-        if under:
-            # (...the body's own skin at their height and the few centimetres under it, UNDER_BELOW: ends curled in
-            # over a heavy body's shoulders went into them as it moved in the idle pose)
-            need = np.max([head.skin_reach(az, pos[:, 1] - dy) for dy in UNDER_BELOW], axis=0) + CLEAR
-        else:
-            need = head.reach(az, pos[:, 1]) + CLEAR
+        # (...the body's own skin at their height, UNDER_SKIN off it: at CLEAR, ends curled in by a heavy body's neck
+        # went into it as it moved in the idle pose)
+        need = head.skin_reach(az, pos[:, 1]) + UNDER_SKIN if under else head.reach(az, pos[:, 1]) + CLEAR
         push = hanging & (rho < need)
         pos[push, 0] = head.centre[0] + rel[push, 0] * (need[push] / np.maximum(rho[push], 1e-9))
         pos[push, 2] = head.centre[2] + rel[push, 2] * (need[push] / np.maximum(rho[push], 1e-9))
