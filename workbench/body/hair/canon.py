@@ -42,8 +42,10 @@ CLUMP = {"long": (6, 0.5, 62), "bob": (5, 0.45, 66)}
 # widest above (:func:`.cards.piece`'s ``under``). (Over 3.5 cm, 1.2 cm in, the sides hung straight to the hem from the
 # front: blind review L's "slab sides". Then 1.5 cm in and 5 mm up over 5 cm, most of it at the tip, and pushed back
 # out to the held envelope as the cards were swept: from the side and at three quarters a flat cut, "one thick shell
-# whose lower edge is cut flat like a bowl", blind review AE's defect 2; tests/body/test_bob_turn_review_ae.py. Now a
-# quarter turn over 6 cm: 3.8 cm in and 2.2 cm up at the tip, the bob 1.5 cm longer for it, styles.BOB_END.)
+# whose lower edge is cut flat like a bowl", blind review AE's defect 2; tests/body/test_bob_turn_review_ae.py. Now 65
+# degrees over 6 cm: 3 cm in and 1.2 cm up at the tip, the bob 1 cm longer for it, styles.BOB_END. A quarter turn drew
+# the hem's lowest edge as the tips lying level, their blended fade seen edge-on: review W's hard hem steps, 0.15 to 0.2
+# in the mouth close-up, tests/render/test_bob_tips_review_w.py.)
 # (...and in front, 0.4 of the turn within 25 degrees of the face, all of it from 60: turned fully there, the ends
 # by the chin came in under the jaw, in front of the face's outline, tests/body/test_hair_cards.py.)
 TUCK = {"bob": (0.06, 65.0, (25.0, 60.0, 0.4))}

@@ -39,13 +39,10 @@ from .texture import column_u
 
 # The least height (metres) of a card's vertex over the head envelope.
 CLEAR = 0.0015
-# Metres hanging cards turned in under the jaw and at the nape (:func:`piece`'s ``under``) keep over the head envelope
-# (the head's and neck's skin, from the skull's centre): the head turns on the neck in every clip while the ends hang
-# with the body under them, and kept out only of the skin at their height, a bob's curled ends by a heavy jaw went 3
-# to 9 mm into it in the idle pose (tests/body/test_hair_clearance.py).
-UNDER_CLEAR = 0.006
-# ...and over the body's own skin at their height.
-UNDER_SKIN = 0.012
+# Metres hanging cards turned in under the jaw (:func:`piece`'s ``under``) keep over the head envelope and over the
+# body's own skin at their height: at CLEAR, a bob's curled ends by a heavy jaw and neck went 3 to 9 mm into them in
+# the idle pose (tests/body/test_hair_clearance.py; at 12 mm over the envelope review O's silver hem caught the light).
+UNDER_CLEAR, UNDER_SKIN = 0.006, 0.012
 # Metres the head envelope under a sleek card's edge may stand over the envelope under its middle (:func:`tucked`).
 TUCK = 0.004
 # How much of the arms' weights hanging hair takes from the skin it lies on.
@@ -204,8 +201,7 @@ def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True, spread: float 
         rel = pos - head.centre
         rho = np.hypot(rel[:, 0], rel[:, 2])
         az = np.degrees(np.arctan2(rel[:, 0], rel[:, 2]))
-        # (...the body's own skin at their height, UNDER_SKIN off it: at CLEAR, ends curled in by a heavy body's neck
-        # went into it as it moved in the idle pose)
+        # (...the body's own skin at their height, UNDER_SKIN off it, and the head envelope, UNDER_CLEAR off it)
         need = head.skin_reach(az, pos[:, 1]) + UNDER_SKIN if under else head.reach(az, pos[:, 1]) + CLEAR
         push = hanging & (rho < need)
         pos[push, 0] = head.centre[0] + rel[push, 0] * (need[push] / np.maximum(rho[push], 1e-9))
