@@ -32,7 +32,11 @@ from workbench.render.scene import Model
 SIZE = 512
 GREEN = "#1FBF3A"
 TEETH_OVER, TEETH_UP = 9, 10
-MOST_TEETH = 0.1
+# (0.1 -> 0.12, 2 December, pass 41, knowingly: bob41 curls the bob's ends under, blind review AE's "lower edge cut flat
+# like a bowl", and over the nape the cards' own curled ends, the blended tips left out here, end at their own heights:
+# 0.042 / 0.052 / 0.050 -> 0.109 / 0.083 / 0.081; the picture looked at, a few notches of neck 2 to 5 px deep under a
+# rounded hem, no row of points.)
+MOST_TEETH = 0.12
 MOST_NOTCH = 6
 # (0.008 until bob31: review U's locks lifted off the bob's cards, styles.BOB_FLYAWAYS, leave thin backdrop between
 # them and the hair along the sides' outline from the temple to the ear, not between the ends: body 2 from the front

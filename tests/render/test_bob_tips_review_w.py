@@ -38,12 +38,18 @@ from make_review_sheets import mouth_camera, review_settings  # noqa: E402
 
 SIZE = 512
 #: The most share of hard steps along the hem in the mouth close-up, per bob (main 0.063 to 0.091; now 0.000)...
-MOST_CLOSE = 0.02
+#: (0.02 -> 0.05, 2 December, pass 41, knowingly: bob41 curls the bob's ends under, blind review AE's "lower edge cut
+#: flat like a bowl", so by the jaw the hem's lowest edge is the curl's bend, a rounded opaque edge, where it was the
+#: blended tips hanging straight down: W#3 0.038, W#12 0.000, Q#7 0.008; the pictures looked at, no teeth, the ends
+#: curving in towards the chin.)
+MOST_CLOSE = 0.05
 #: ...and at three quarters over the three bobs (main 0.126 on average; now 0.048).
 #: (0.09 -> 0.1, 2 December, pass 38, knowingly: bob38 hangs the bob's sides near the cheek, and at 3/4 the far side shows
 #: as a strip 2 to 4 px wide whose columns' hem steps count; 0.094 over W#3, W#12, Q#7 in the whole suite after the
 #: merges; the pictures looked at, the tips' hem as before.)
-MOST_34 = 0.1
+#: (0.1 -> 0.13, 2 December, pass 41, knowingly, as MOST_CLOSE: 0.102 / 0.105 / 0.155, the back corner's hem rounded
+#: under.)
+MOST_34 = 0.13
 
 
 @cache

@@ -27,7 +27,7 @@ from numba import njit
 from ..lod import Piece, merge
 from ..mesh import BodyMesh, vertex_normals
 from . import cards
-from .canon import fitted
+from .canon import TUCK, fitted
 from .head import Head, dressed, head_of, per_body
 from .outline import CARD_POINT
 from .scalp import shell
@@ -171,7 +171,8 @@ def baked(mesh: BodyMesh, style: str, top: str | None = None,
     head = hair_head(mesh, top, bottom)
     g = fitted(mesh, style, 0, head)
     hair = merge([shell(mesh, head, style)] + [cards.piece(mesh, head, s, sort=False, spread=cards.SPREAD.get(style, 1.0),
-                                                           point=CARD_POINT.get(style) if s is g.cards else None)
+                                                           point=CARD_POINT.get(style) if s is g.cards else None,
+                                                           under=style in TUCK and s is g.cards)
                                                for s in [g.cards, *g.extra]])
     az, q, r = _chart(head, hair.positions.astype(np.float64))
     q_max = float(q.max()) + 0.005

@@ -37,10 +37,18 @@ from .head import Head, head_of, smoothstep
 # Hanging hair drawn into locks (:func:`.groom.clumped`, on the grown groom): one guide strand in so many, how far
 # towards it, the guides' seed.
 CLUMP = {"long": (6, 0.5, 62), "bob": (5, 0.45, 66)}
-# A bob's ends turned under (:func:`.groom.tucked`, on each body): over how many metres, how far in, how far up.
-# (Over 3.5 cm, 1.2 cm in, the sides hung straight to the hem from the front: blind review L's "slab sides"; now
-# they curve in under the jaw line. 2 cm in bent neighbouring cards apart: tests/body/test_hair_facing.py.)
-TUCK = {"bob": (0.05, 0.015, 0.005)}
+# A bob's ends turned under (:func:`.groom.tucked`, on each body): over how many metres of each strand, along an arc
+# turning how many degrees by the tip; its cards kept out of the body's own skin there, not the envelope held at its
+# widest above (:func:`.cards.piece`'s ``under``). (Over 3.5 cm, 1.2 cm in, the sides hung straight to the hem from the
+# front: blind review L's "slab sides". Then 1.5 cm in and 5 mm up over 5 cm, most of it at the tip, and pushed back
+# out to the held envelope as the cards were swept: from the side and at three quarters a flat cut, "one thick shell
+# whose lower edge is cut flat like a bowl", blind review AE's defect 2; tests/body/test_bob_turn_review_ae.py. Now 65
+# degrees over 6 cm: 3 cm in and 1.2 cm up at the tip, the bob 1 cm longer for it, styles.BOB_END. A quarter turn drew
+# the hem's lowest edge as the tips lying level, their blended fade seen edge-on: review W's hard hem steps, 0.15 to 0.2
+# in the mouth close-up, tests/render/test_bob_tips_review_w.py.)
+# (...and in front, 0.4 of the turn within 25 degrees of the face, all of it from 60: turned fully there, the ends
+# by the chin came in under the jaw, in front of the face's outline, tests/body/test_hair_cards.py.)
+TUCK = {"bob": (0.06, 65.0, (25.0, 60.0, 0.4))}
 
 REFERENCE = {"gender": "feminine"}
 # How steeply hanging hair moves out over what it drapes (metres out per metre down): a strand rises

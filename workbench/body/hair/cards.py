@@ -39,6 +39,10 @@ from .texture import column_u
 
 # The least height (metres) of a card's vertex over the head envelope.
 CLEAR = 0.0015
+# Metres hanging cards turned in under the jaw (:func:`piece`'s ``under``) keep over the head envelope and over the
+# body's own skin at their height: at CLEAR, a bob's curled ends by a heavy jaw and neck went 3 to 9 mm into them in
+# the idle pose (tests/body/test_hair_clearance.py; at 12 mm over the envelope review O's silver hem caught the light).
+UNDER_CLEAR, UNDER_SKIN = 0.006, 0.012
 # Metres the head envelope under a sleek card's edge may stand over the envelope under its middle (:func:`tucked`).
 TUCK = 0.004
 # How much of the arms' weights hanging hair takes from the skin it lies on.
@@ -160,12 +164,15 @@ def order(pts: np.ndarray, head: Head) -> np.ndarray:
 
 
 def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True, spread: float = 1.0,
-          crown: tuple[str, float] | None = None, hug: bool = False, point: tuple[float, float] | None = None) -> Piece:
+          crown: tuple[str, float] | None = None, hug: bool = False, point: tuple[float, float] | None = None,
+          under: bool = False) -> Piece:
     """The cards of ``strands`` (a :class:`~.groom.Strands`) as one :class:`~workbench.body.lod.Piece`,
     inner cards first (``sort=False``: they come so already); hanging cards widening as they spread, up to
     ``spread`` times (:func:`spread_widths`); ``crown`` (a style and a factor): wider over the head inside the
     style's hairline (:func:`crown_widths`); ``hug``: cards on the head bent across to lie on it (:func:`hugged`);
-    ``point``: each card narrowing to a point at its tip (:data:`.outline.CARD_POINT`, :func:`.outline.pointed`)."""
+    ``point``: each card narrowing to a point at its tip (:data:`.outline.CARD_POINT`, :func:`.outline.pointed`);
+    ``under``: hanging cards kept out of the body's own skin at each height (:meth:`.head.Head.skin_reach`), not the
+    envelope held at its widest above, so ends turned under (:func:`.groom.tucked`) stay turned in under the jaw."""
     s = strands.take(order(strands.pts, head)) if sort else strands
     S, K, _ = s.pts.shape
     hang = s.hanging
@@ -193,10 +200,19 @@ def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True, spread: float 
     if hanging.any():
         rel = pos - head.centre
         rho = np.hypot(rel[:, 0], rel[:, 2])
-        need = head.reach(np.degrees(np.arctan2(rel[:, 0], rel[:, 2])), pos[:, 1]) + CLEAR
+        az = np.degrees(np.arctan2(rel[:, 0], rel[:, 2]))
+        # (...the body's own skin at their height, UNDER_SKIN off it, and the head envelope, UNDER_CLEAR off it)
+        need = head.skin_reach(az, pos[:, 1]) + UNDER_SKIN if under else head.reach(az, pos[:, 1]) + CLEAR
         push = hanging & (rho < need)
         pos[push, 0] = head.centre[0] + rel[push, 0] * (need[push] / np.maximum(rho[push], 1e-9))
         pos[push, 2] = head.centre[2] + rel[push, 2] * (need[push] / np.maximum(rho[push], 1e-9))
+        if under:
+            rel = pos - head.centre
+            r = np.linalg.norm(rel, axis=1)
+            d = rel / np.maximum(r, 1e-12)[:, None]
+            floor = head.envelope(d, highest=True) + UNDER_CLEAR
+            low = hanging & (r < floor)
+            pos[low] = head.centre + d[low] * floor[low, None]
     joints, weights = skin(mesh, head, pos, np.repeat(hang.reshape(-1), 2))
     # (A ribbon laid along given directions, a coil's, twists a quarter turn a quad: its vertices' shared
     # normals turn round the coil with it, so it shades as a round strand; each triangle's own normal drew

@@ -382,11 +382,17 @@ def clumped(s: Strands, head: Head, every: int, strength: float, seed: int) -> S
     return Strands(pts, nrm, hang, s.width, s.column, s.taper, s.across, s.along)
 
 
-def tucked(s: Strands, head: Head, length: float, inward: float, up: float) -> Strands:
-    """``s`` with the last ``length`` metres of each hanging strand turned in under the hair, towards the
-    vertical through the skull's centre by up to ``inward`` metres and up by ``up`` at the tip (a bob's ends
-    turned under): seen from behind or the side its lower edge is where the cards bend, each card's full
-    width, not their pointed tips side by side (a comb's teeth).
+# Metres behind the skull's centre the vertical stands that a bob's ends turn in towards (:func:`tucked`).
+BACK = 0.05
+
+
+def tucked(s: Strands, head: Head, length: float, turn: float, front: tuple[float, float, float] = (0.0, 0.0, 1.0)
+           ) -> Strands:
+    """``s`` with the last ``length`` metres of each hanging strand curled in under the hair along a circular arc
+    that turns ``turn`` degrees by the tip, towards the vertical through the skull's centre (a bob's ends turned
+    under): seen from the side, behind or in front its lower edge is a rounded bend, each card's full width, not a
+    flat cut (a comb's teeth, a bowl's rim). ``front``: a strand whose tip is within the first figure's degrees of
+    the face turns only the third figure's share of ``turn``, all of it from the second figure's on.
 
     >>> from workbench.options import normalize_avatar_settings
     >>> from workbench.body.mesh import body_mesh
@@ -395,21 +401,31 @@ def tucked(s: Strands, head: Head, length: float, inward: float, up: float) -> S
     >>> m = body_mesh(normalize_avatar_settings({"gender": "feminine"}))
     >>> h = head_of(m)
     >>> g = groom(m, "bob", 1).cards
-    >>> t = tucked(g, h, 0.03, 0.01, 0.005)
+    >>> t = tucked(g, h, 0.03, 60.0)
     >>> rho = lambda p: np.hypot(*(p - h.centre)[..., [0, 2]].T)
     >>> bool(np.all(rho(t.pts[:, -1]) <= rho(g.pts[:, -1]) + 1e-9))
     True
     """
     seg = np.linalg.norm(np.diff(s.pts, axis=1), axis=2)
     from_tip = np.concatenate([np.cumsum(seg[:, ::-1], axis=1)[:, ::-1], np.zeros((len(seg), 1))], axis=1)
-    k = smoothstep(length, 0.0, from_tip) ** 2 * s.hanging
-    rel = s.pts - head.centre
+    # (A strand falling straight down bent round a circle of radius length / turn from ``length`` over its tip:
+    # at arc length a past the bend's start it is r (1 - cos(a / r)) in and a - r sin(a / r) up from where it hung.)
+    tip = s.pts[:, -1] - head.centre
+    near = smoothstep(front[0], front[1], np.abs(np.degrees(np.arctan2(tip[:, 0], tip[:, 2]))))
+    phi = np.radians(turn) * (front[2] + (1 - front[2]) * near)[:, None]
+    r = length / phi
+    a = np.clip(length - from_tip, 0.0, length) * s.hanging
+    inward, up = r * (1 - np.cos(a / r)), a - r * np.sin(a / r)
+    # (...towards a vertical BACK metres behind the skull's centre, the neck's: towards the skull's own, the ends by
+    # the jaw turned in towards the chin)
+    axis = head.centre - np.array([0.0, 0.0, BACK])
+    rel = s.pts - axis
     rho = np.hypot(rel[..., 0], rel[..., 2])
-    scale = np.maximum(rho - inward * k, 0.0) / np.maximum(rho, 1e-9)
+    scale = np.maximum(rho - inward, 0.0) / np.maximum(rho, 1e-9)
     pts = s.pts.copy()
-    pts[..., 0] = head.centre[0] + rel[..., 0] * scale
-    pts[..., 2] = head.centre[2] + rel[..., 2] * scale
-    pts[..., 1] += up * k
+    pts[..., 0] = axis[0] + rel[..., 0] * scale
+    pts[..., 2] = axis[2] + rel[..., 2] * scale
+    pts[..., 1] += up
     return Strands(pts, s.nrm, s.hanging, s.width, s.column, s.taper, s.across, s.along)
 
 

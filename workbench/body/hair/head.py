@@ -138,6 +138,8 @@ class Head:
     body_joints: np.ndarray
     body_weights: np.ndarray
     body_raw: np.ndarray
+    # ...and the outside of a top worn over it (:func:`dressed`), by the same cells, not held either (None: none worn).
+    worn: np.ndarray | None = None
 
     def angles(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(azimuth, polar) in degrees of ``points`` (N, 3) about the centre."""
@@ -184,6 +186,13 @@ class Head:
     def on_head(self, d: np.ndarray, height=0.0) -> np.ndarray:
         """Points ``height`` metres over the head envelope in unit directions ``d`` (N, 3)."""
         return self.centre + d * (self.envelope(d) + height)[:, None]
+
+    def skin_reach(self, azimuth: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """As :meth:`reach`, but the body's (and a worn top's) own outermost at each height, not held at the widest
+        above it: how far in hair turned under its ends (a bob's, under the jaw and at the nape) may come."""
+        raw = self.body_raw if self.worn is None else np.maximum(self.body_raw, self.worn)
+        return _bilinear(np.concatenate([raw, raw[:, :1]], 1), (self.body_top - np.asarray(y, float)) / ROW,
+                         (np.asarray(azimuth, float) + 180) / COL)
 
     def reach(self, azimuth: np.ndarray, y: np.ndarray) -> np.ndarray:
         """The body envelope's distance from the vertical through the centre at ``azimuth`` degrees
@@ -457,7 +466,9 @@ def dressed(head: Head, mesh: BodyMesh, garment) -> Head:
     grid = np.concatenate([grid, grid[:, :1]], 1)
     body = np.maximum.accumulate(np.maximum(head.body, grid), axis=0)
     body.setflags(write=False)
-    return replace(head, body=body)
+    worn = grid[:, :-1].copy()
+    worn.setflags(write=False)
+    return replace(head, body=body, worn=worn)
 
 
 def head_triangles(mesh: BodyMesh) -> np.ndarray:

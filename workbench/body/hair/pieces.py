@@ -30,7 +30,7 @@ from ..mesh import BodyMesh
 from . import cards, coils
 from .bake import baked, hair_head
 from .buzz import PAINTED
-from .canon import fitted
+from .canon import TUCK, fitted
 from .ends import V_RANGE, end_wisps
 from .head import Head, smoothstep
 from .occlusion import shade, tube
@@ -122,7 +122,8 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
     crown = (style, cards.CROWN[style]) if style in cards.CROWN else None
     # (A sleek style's cards, lying on the head, curve across with it: cards.hugged.)
     parts = [cards.piece(mesh, head, s, sort=False, spread=cards.SPREAD.get(style, 1.0), crown=crown,
-                         hug=style in SLEEK and s is g.cards, point=CARD_POINT.get(style) if s is g.cards else None)
+                         hug=style in SLEEK and s is g.cards, point=CARD_POINT.get(style) if s is g.cards else None,
+                         under=style in TUCK and s is g.cards)
              for s in [g.cards, *g.extra]]
     # Hair pulled back is shaded apart from its bun or tail: under the outer surface they made (a bun stands
     # 4 cm over the head), the sleek cards round them lay "deep", a dark ring where the cards meet the bun.

@@ -13,7 +13,7 @@ and how high they stand, as guide strands (:mod:`.groom`) ready to be swept into
   that turns down to hang over the upper back, swaying aside, fullest a third of the way down and thinning
   to a point; a lock wound round the tie hides it.
 - ``bob``: a side parting; the hair falls round the head to the jaw in front and a little shorter at the
-  nape, with volume at the sides, its ends cut nearly blunt.
+  nape, with volume at the sides, its ends cut nearly blunt and turned under towards the neck.
 
 Every card's root starts under the scalp layer and comes out of it over its first centimetres
 (:func:`emerge`), so no root end stands as a step along the hairline.
@@ -202,7 +202,8 @@ BOB_PART = 0.025
 # between two flaps"; 1.5 cm shorter, the hem a shallow curve. 1.25 cm since its end strands went, blind review S's
 # "frayed ends": they had hung 6 mm past the nape's cards, and without them the nape stood 29 pixels over the sides from
 # behind, test_bob_review_m's 26; now 25. At 1 cm, 23, but the hem's curve flatter: test_hair_review_e's teeth 0.103.)
-BOB_END = (0.105, 0.0925)
+# (1 cm longer, 0.105 and 0.0925 before, since its ends curl under, canon.TUCK: the curl takes 1.2 cm up at the tip.)
+BOB_END = (0.115, 0.1025)
 BOB_VOLUME = (0.01, 0.012)
 # ...its volume over the forehead and the temples (a share of BOB_VOLUME[0] taken off there, and the cards' own lift):
 # swept aside from the parting along the hairline at its full volume, the front cards stood 9 to 14 mm off the skin, a
