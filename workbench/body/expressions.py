@@ -26,7 +26,7 @@ from .eyes import eyeball_sphere, in_front_of_sphere
 from .lining import behind_cheeks
 from .lip_lift import border_even, lower_arc, lower_hold, lower_thin, mouth_arc, mouth_bend, upper_middle, upper_thin
 from .smile_lids import upper_lids_kept
-from .smile_rise import upper_rise
+from .smile_rise import corner_raise, upper_rise
 from .soften import cheek_turn, lip_edge, rings, soften, still_skin
 
 __all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes", "inner_corners", "smoothstep"]
@@ -401,6 +401,7 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
                                                    CORNER_SEAL * unit))
         idx, delta = _plus((idx, delta), border_even(positions, triangles, body, (idx, delta), corners, mid_x, unit))
         idx, delta = _plus((idx, delta), upper_thin(positions, triangles, body, (idx, delta), corners, mid_x, unit))
+        idx, delta = _plus((idx, delta), corner_raise(positions, body, corners, unit))
     bulge = _plus(*((at, np.float32(SMILE_OPEN[name]) * d) for name, (at, d) in bulges.items()))
     idx, delta = _plus((idx, delta), bulge)
     out["smileOpen"] = idx, delta

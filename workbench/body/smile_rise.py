@@ -76,3 +76,26 @@ def upper_rise(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, s
     delta[:, 1] = lift[keep]
     order = np.argsort(verts[keep])
     return verts[keep][order].astype(np.int32), delta[order]
+
+
+# The corners' raise: the mouth's corners, with the lips and skin round them, lifted together (metres up, for the
+# reference face) over a field CORNER_REACH wide round each corner, none of it behind CORNER_DEPTH from the corner.
+CORNER_RAISE = 0.004
+CORNER_REACH = 0.013
+CORNER_DEPTH = 0.012
+
+
+def corner_raise(positions: np.ndarray, body: np.ndarray, corners: np.ndarray, unit: float
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """The shape (sorted vertex indices of ``body``, deltas) that lifts each of the mouth's ``corners`` (the ends of
+    the lips' inner edge, at rest) with the lips and skin round it as one (see :data:`CORNER_RAISE`)."""
+    p = positions[body].astype(np.float64)
+    lift = np.zeros(len(body))
+    for c in corners:
+        d = np.hypot(p[:, 0] - c[0], p[:, 1] - c[1]) / (CORNER_REACH * unit)
+        w = np.exp(-d * d) * _smoothstep(c[2] - CORNER_DEPTH * unit, c[2] - 0.5 * CORNER_DEPTH * unit, p[:, 2])
+        lift = np.maximum(lift, w)
+    keep = np.flatnonzero(lift > 0.02)
+    delta = np.zeros((len(keep), 3), np.float32)
+    delta[:, 1] = CORNER_RAISE * unit * lift[keep]
+    return body[keep].astype(np.int32), delta
