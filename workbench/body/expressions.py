@@ -401,7 +401,6 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
                                                    CORNER_SEAL * unit))
         idx, delta = _plus((idx, delta), border_even(positions, triangles, body, (idx, delta), corners, mid_x, unit))
         idx, delta = _plus((idx, delta), upper_thin(positions, triangles, body, (idx, delta), corners, mid_x, unit))
-        idx, delta = _plus((idx, delta), corner_raise(positions, body, corners, unit))
     bulge = _plus(*((at, np.float32(SMILE_OPEN[name]) * d) for name, (at, d) in bulges.items()))
     idx, delta = _plus((idx, delta), bulge)
     out["smileOpen"] = idx, delta
@@ -431,7 +430,6 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
     for _ in range(LID_ROUNDS):
         if triangles is None or not len(push[0]):
             break
-        fixed = _unfold(positions, triangles, *fixed)
         push = _lids(positions, normals, groups, body, fixed, triangles)
         fixed = _plus(fixed, push)
     if triangles is not None:
@@ -445,6 +443,8 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
     # (and the squint's drop taken off the upper lids: workbench.body.smile_lids)
     out["smileLids"] = _plus(_plus(fixed, (smile[0], -smile[1])),
                              upper_lids_kept(positions, groups, units, SMILE_EYES["eyeSquintL"], unit))
+    if triangles is not None:
+        out["smileLids"] = _plus(out["smileLids"], corner_raise(positions, body, corners, mid_x, unit))
     for idx, delta in out.values():
         idx.setflags(write=False)
         delta.setflags(write=False)

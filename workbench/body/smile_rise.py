@@ -78,24 +78,38 @@ def upper_rise(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, s
     return verts[keep][order].astype(np.int32), delta[order]
 
 
-# The corners' raise: the mouth's corners, with the lips and skin round them, lifted together (metres up, for the
-# reference face) over a field CORNER_REACH wide round each corner, none of it behind CORNER_DEPTH from the corner.
+
+# The corners' raise: the mouth's corners lifted with the cheek beside and above them as one (metres up, for the
+# reference face): none within RAISE_FROM[0] of the mouth's half-width of its middle, all from RAISE_FROM[1] out to
+# RAISE_OUT beyond the corner, none from RAISE_OUT[1]; from RAISE_BELOW under the corners' line (none) to its second
+# (all), up to RAISE_UP[0] above it, none from RAISE_UP[1]; above NOSE_CLEAR[0] over the line only out of NOSE_CLEAR[1]
+# from the face's middle (the nose's wings stay: a lifted wing is a sneer); none behind RAISE_DEPTH from the corners.
 CORNER_RAISE = 0.004
-CORNER_REACH = 0.013
-CORNER_DEPTH = 0.012
+RAISE_FROM = (0.35, 1.0)
+RAISE_OUT = (0.010, 0.025)
+RAISE_BELOW = (-0.012, -0.002)
+RAISE_UP = (0.015, 0.035)
+NOSE_CLEAR = ((0.012, 0.020), (0.018, 0.024))
+RAISE_DEPTH = (0.035, 0.025)
 
 
-def corner_raise(positions: np.ndarray, body: np.ndarray, corners: np.ndarray, unit: float
+def corner_raise(positions: np.ndarray, body: np.ndarray, corners: np.ndarray, mid_x: float, unit: float
                  ) -> tuple[np.ndarray, np.ndarray]:
-    """The shape (sorted vertex indices of ``body``, deltas) that lifts each of the mouth's ``corners`` (the ends of
-    the lips' inner edge, at rest) with the lips and skin round it as one (see :data:`CORNER_RAISE`)."""
+    """The shape (sorted vertex indices of ``body``, deltas) that lifts the mouth's ``corners`` (the ends of the lips'
+    inner edge, at rest) with the cheek round them (see :data:`CORNER_RAISE`)."""
+    half = float(np.ptp(corners[:, 0])) / 2
+    line, front = float(corners[:, 1].mean()), float(corners[:, 2].mean())
     p = positions[body].astype(np.float64)
-    lift = np.zeros(len(body))
-    for c in corners:
-        d = np.hypot(p[:, 0] - c[0], p[:, 1] - c[1]) / (CORNER_REACH * unit)
-        w = np.exp(-d * d) * _smoothstep(c[2] - CORNER_DEPTH * unit, c[2] - 0.5 * CORNER_DEPTH * unit, p[:, 2])
-        lift = np.maximum(lift, w)
-    keep = np.flatnonzero(lift > 0.02)
+    out = np.abs(p[:, 0] - mid_x)
+    up = p[:, 1] - line
+    w = _smoothstep(RAISE_FROM[0] * half, RAISE_FROM[1] * half, out) \
+        * _smoothstep(half + RAISE_OUT[1] * unit, half + RAISE_OUT[0] * unit, out) \
+        * _smoothstep(RAISE_BELOW[0] * unit, RAISE_BELOW[1] * unit, up) \
+        * _smoothstep(RAISE_UP[1] * unit, RAISE_UP[0] * unit, up) \
+        * np.maximum(_smoothstep(NOSE_CLEAR[0][1] * unit, NOSE_CLEAR[0][0] * unit, up),
+                     _smoothstep(NOSE_CLEAR[1][0] * unit, NOSE_CLEAR[1][1] * unit, out)) \
+        * _smoothstep(front - RAISE_DEPTH[0] * unit, front - RAISE_DEPTH[1] * unit, p[:, 2])
+    keep = np.flatnonzero(w > 0.01)
     delta = np.zeros((len(keep), 3), np.float32)
-    delta[:, 1] = CORNER_RAISE * unit * lift[keep]
+    delta[:, 1] = CORNER_RAISE * unit * w[keep]
     return body[keep].astype(np.int32), delta
