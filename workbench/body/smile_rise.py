@@ -85,11 +85,11 @@ def upper_rise(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, s
 # (all), up to RAISE_UP[0] above it, none from RAISE_UP[1]; above NOSE_CLEAR[0] over the line only out of NOSE_CLEAR[1]
 # from the face's middle (the nose's wings stay: a lifted wing is a sneer); none behind RAISE_DEPTH from the corners.
 CORNER_RAISE = 0.004
-RAISE_FROM = (0.35, 1.0)
+RAISE_FROM = (0.25, 0.85)
 RAISE_OUT = (0.010, 0.025)
 RAISE_BELOW = (-0.012, -0.002)
 RAISE_UP = (0.015, 0.035)
-NOSE_CLEAR = ((0.012, 0.020), (0.018, 0.024))
+NOSE_CLEAR = ((0.006, 0.020), (0.018, 0.026))
 RAISE_DEPTH = (0.035, 0.025)
 
 
