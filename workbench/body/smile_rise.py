@@ -89,7 +89,6 @@ RAISE_FROM = (0.25, 0.85)
 RAISE_OUT = (0.010, 0.025)
 RAISE_BELOW = (-0.012, -0.002)
 RAISE_UP = (0.015, 0.035)
-NOSE_CLEAR = ((0.008, 0.022), (0.6, 0.85))
 RAISE_DEPTH = (0.035, 0.025)
 
 
@@ -106,8 +105,6 @@ def corner_raise(positions: np.ndarray, body: np.ndarray, corners: np.ndarray, m
         * _smoothstep(half + RAISE_OUT[1] * unit, half + RAISE_OUT[0] * unit, out) \
         * _smoothstep(RAISE_BELOW[0] * unit, RAISE_BELOW[1] * unit, up) \
         * _smoothstep(RAISE_UP[1] * unit, RAISE_UP[0] * unit, up) \
-        * np.maximum(_smoothstep(NOSE_CLEAR[0][1] * unit, NOSE_CLEAR[0][0] * unit, up),
-                     _smoothstep(NOSE_CLEAR[1][0] * half, NOSE_CLEAR[1][1] * half, out)) \
         * _smoothstep(front - RAISE_DEPTH[0] * unit, front - RAISE_DEPTH[1] * unit, p[:, 2])
     keep = np.flatnonzero(w > 0.01)
     delta = np.zeros((len(keep), 3), np.float32)
