@@ -85,7 +85,7 @@ def upper_rise(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, s
 # (all), up to RAISE_UP[0] above it, none from RAISE_UP[1]; above NOSE_CLEAR[0] over the line only out of NOSE_CLEAR[1]
 # from the face's middle (the nose's wings stay: a lifted wing is a sneer); none behind RAISE_DEPTH from the corners.
 CORNER_RAISE = 0.004
-RAISE_FROM = (0.25, 0.85)
+RAISE_FROM = (0.5, 1.0)
 RAISE_OUT = (0.010, 0.025)
 RAISE_BELOW = (-0.012, -0.002)
 RAISE_UP = (0.015, 0.035)
