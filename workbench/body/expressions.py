@@ -434,6 +434,7 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         fixed = _plus(fixed, push)
     if triangles is not None:
         fixed = _plus(fixed, behind_cheeks(positions, triangles, fixed))
+        fixed = _unfold(positions, triangles, *_plus(fixed, corner_raise(positions, body, corners, mid_x, unit)))
     if triangles is not None and rest is not None:
         # (A triangle beside the corner that faced sideways on the lips not set back, and so was let fold, faced
         # forward enough on the lips set back to be seen: review E's #9 in tests/body/test_smile_surface.py.)
@@ -443,8 +444,6 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
     # (and the squint's drop taken off the upper lids: workbench.body.smile_lids)
     out["smileLids"] = _plus(_plus(fixed, (smile[0], -smile[1])),
                              upper_lids_kept(positions, groups, units, SMILE_EYES["eyeSquintL"], unit))
-    if triangles is not None:
-        out["smileLids"] = _plus(out["smileLids"], corner_raise(positions, body, corners, mid_x, unit))
     for idx, delta in out.values():
         idx.setflags(write=False)
         delta.setflags(write=False)
