@@ -434,6 +434,9 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         fixed = _plus(fixed, push)
     if triangles is not None:
         fixed = _plus(fixed, behind_cheeks(positions, triangles, fixed))
+        # (the corners raised with the cheek round them, workbench.body.smile_rise, after the lips' and lids' evening,
+        # which spread it flat, and unfolded with the rest: added earlier, the lips' seal and U lifted with it and
+        # turned the corners' lips over; added after, it folded the upper lip's skin beside a corner)
         fixed = _unfold(positions, triangles, *_plus(fixed, corner_raise(positions, body, corners, mid_x, unit)))
     if triangles is not None and rest is not None:
         # (A triangle beside the corner that faced sideways on the lips not set back, and so was let fold, faced
