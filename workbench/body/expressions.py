@@ -430,6 +430,7 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
     for _ in range(LID_ROUNDS):
         if triangles is None or not len(push[0]):
             break
+        fixed = _unfold(positions, triangles, *fixed)
         push = _lids(positions, normals, groups, body, fixed, triangles)
         fixed = _plus(fixed, push)
     if triangles is not None:
