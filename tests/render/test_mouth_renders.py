@@ -240,13 +240,16 @@ def test_a_smile_meets_at_the_corners(face):
     same wedges a little taller, no triangle at the corners, /tmp/smile33/cmp-lining-C.png. 1,500 until smile38:
     review AA's "thin strip of teeth" raised the upper lip over the canines, workbench.body.smile_rise, and sealed the
     corners over 9.6 mm, not 9: 1,510 on the feminine face, main 1,482, the wedges beside the canines as they were,
-    /tmp/smile38/cmp-final-AA.png.)"""
+    /tmp/smile38/cmp-final-AA.png. 1,550 until smile41: review AE's "clenched grimace ... no upward lift" raised the
+    corners with the cheek beside them, workbench.body.smile_rise.corner_raise, and the opening's ends beside the
+    canines with them: 1,698 on the feminine face, main 1,510, the same wedges beside the canines a little taller, no
+    triangle at the corners (review C's were 1,800 to 3,400), /tmp/smile41/lining-cmp.png.)"""
     s = normalize_avatar_settings({**SMILE_FACES[face], "hair": {"style": "none"}})
     lit, masks = closeup(build_avatar(s, ModelOptions(lod=0, animations=("idle",))), s["gender"], {"mouthSmile": 1.0})
     cols = np.flatnonzero(masks["teeth"].any(0))
     beside = masks["lining"] & ~masks["teeth"]
     beside[:, cols.min():cols.max() + 1] = False
-    assert len(cols) > 150 and beside.sum() <= 1550, (len(cols), beside.sum())
+    assert len(cols) > 150 and beside.sum() <= 1750, (len(cols), beside.sum())
 
 
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])

@@ -26,7 +26,7 @@ from .eyes import eyeball_sphere, in_front_of_sphere
 from .lining import behind_cheeks
 from .lip_lift import border_even, lower_arc, lower_hold, lower_thin, mouth_arc, mouth_bend, upper_middle, upper_thin
 from .smile_lids import upper_lids_kept
-from .smile_rise import upper_rise
+from .smile_rise import CORNER_RAISE, corner_raise, upper_rise
 from .soften import cheek_turn, lip_edge, rings, soften, still_skin
 
 __all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes", "inner_corners", "smoothstep"]
@@ -168,6 +168,12 @@ def _cheek(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np
     keep = np.flatnonzero(w > 0.02)
     delta = (w[keep, None] * np.asarray(push) * unit).astype(np.float32)
     return body[keep].astype(np.int32), delta
+
+
+def _at(shape: tuple[np.ndarray, np.ndarray], idx: np.ndarray) -> np.ndarray:
+    """A sparse shape's (sorted indices, deltas) deltas at the vertices ``idx`` (0 where it has none)."""
+    at = np.minimum(np.searchsorted(shape[0], idx), len(shape[0]) - 1)
+    return np.where((shape[0][at] == idx)[:, None], shape[1][at], np.float32(0))
 
 
 def _corner(positions: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray],
@@ -441,6 +447,18 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         at = np.flatnonzero(np.any(positions != rest, axis=1)).astype(np.int32)
         back = (at, (positions[at] - rest[at]).astype(np.float32))
         fixed = _plus(_unfold(rest, triangles, *_plus(fixed, back)), (back[0], -back[1]))
+    if triangles is not None:
+        # (the corners raised with the cheek round them, workbench.body.smile_rise: after the lips' and lids' evening,
+        # which spread it flat, and after the lips set back are unfolded (with the raise in, that unfolding smoothed the
+        # upper lip's lift at the middle away on review AA's #8: its teeth 3.6 mm there, not 8); unfolded, the
+        # unfolding's moves taken by the raise's share (all of them taken, or those inside its field only, skin at the
+        # field's edge turned over; none, the upper lip's skin beside a corner folded, review E's bodies); added
+        # before the seal and U, those turned the corners' lips over)
+        raise_ = corner_raise(positions, body, corners, mid_x, unit)
+        raised = _plus(fixed, raise_)
+        even = _unfold(positions, triangles, *raised)
+        share = _at(raise_, even[0])[:, 1:2] / np.float32(CORNER_RAISE * unit)
+        fixed = _plus(raised, (even[0], share * (even[1] - _at(raised, even[0]))))
     # (and the squint's drop taken off the upper lids: workbench.body.smile_lids)
     out["smileLids"] = _plus(_plus(fixed, (smile[0], -smile[1])),
                              upper_lids_kept(positions, groups, units, SMILE_EYES["eyeSquintL"], unit))
