@@ -78,8 +78,11 @@ def test_outfit_top_colour_appears():
     red, green = "#C02020", "#20A040"
     im_red = render(avatar(top=red), size=128, camera="full")
     im_green = render(avatar(top=green), size=128, camera="full")
-    assert _near(im_red, red).sum() > 50 and _near(im_red, green).sum() == 0
-    assert _near(im_green, green).sum() > 50 and _near(im_green, red).sum() == 0
+    # Within 30 of the asked colour on every channel (25 before cloth41: its smooth jersey, without the heather's
+    # paler fibres, shades the lit tee a few levels further from the flat colour; pixels within 25: red 93 -> 37,
+    # green 154 -> 118; within 30: 344 -> 332, 433 -> 405). The other colour's zero still says whose top it is.
+    assert _near(im_red, red, 30).sum() > 50 and _near(im_red, green, 30).sum() == 0
+    assert _near(im_green, green, 30).sum() > 50 and _near(im_green, red, 30).sum() == 0
 
 
 def test_key_light_comes_from_one_side():
