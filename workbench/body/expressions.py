@@ -171,7 +171,13 @@ def _cheek(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np
 
 
 def _at(shape: tuple[np.ndarray, np.ndarray], idx: np.ndarray) -> np.ndarray:
-    """A sparse shape's (sorted indices, deltas) deltas at the vertices ``idx`` (0 where it has none)."""
+    """A sparse shape's (sorted indices, deltas) deltas at the vertices ``idx`` (0 where it has none).
+
+    >>> _at((np.array([2, 5]), np.ones((2, 3), np.float32)), np.array([1, 5, 9]))[:, 0].tolist()
+    [0.0, 1.0, 0.0]
+    """
+    if not len(shape[0]):
+        return np.zeros((len(idx), 3), np.float32)
     at = np.minimum(np.searchsorted(shape[0], idx), len(shape[0]) - 1)
     return np.where((shape[0][at] == idx)[:, None], shape[1][at], np.float32(0))
 
@@ -316,10 +322,7 @@ def _lids(positions: np.ndarray, normals: np.ndarray, groups, body: np.ndarray, 
     the lids' inner faces and the socket round the eyeball's sides lie behind its front, unseen."""
     push = np.zeros(len(positions), np.float64)
     centres = []
-    moved = positions[body].astype(np.float64)
-    at = np.searchsorted(smile[0], body)
-    hit = (at < len(smile[0])) & (smile[0][np.minimum(at, len(smile[0]) - 1)] == body)
-    moved[hit] += smile[1][at[hit]]
+    moved = positions[body].astype(np.float64) + _at(smile, body)
     for side in "lr":
         centre, radius = eyeball_sphere(positions[groups[f"helper-{side}-eye"]].astype(np.float64))
         centres.append(centre)

@@ -80,7 +80,6 @@ def upper_rise(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, s
     return verts[keep][order].astype(np.int32), delta[order]
 
 
-
 # The corners' raise (metres up, for the reference face): the units' smile and the cheek's raise lifted the corners 10
 # to 12 mm, but the seal, the lower lip's U and the upper lip's rise lifted the lips' inner edges beside them as much,
 # so the corners stood only 4 to 5.5 mm over the upper lip's edge at the middle and the opening read as a level slot
