@@ -55,15 +55,17 @@ def cloth_texture(color: str, style: str) -> np.ndarray:
     """A garment of style ``style`` (``tee``, ``trousers``, ..., ``sneakers``, ``boots``: workbench.body.outfit)
     in ``color``: its weave and bands (:func:`workbench.body.outfit.cloth.shading`) tinted; a shoe's upper in
     it beside its sole's and laces' bands."""
-    from ..body.outfit import STYLES, cloth
+    from ..body.outfit import STYLES, cloth, denim
 
     if style not in STYLES:
         raise ValueError(f"cloth_texture: unknown style {style!r}")
     base = rgb(color).astype(np.float32)   # float32 throughout: float64 (n, n, 3) temporaries doubled the time
     if STYLES[style].part == "Outfit_Footwear":
         return _shoe_texture(base, style)
-    out = _tinted(np.ascontiguousarray(cloth.shading(style), np.float32), base,
-                  np.ascontiguousarray(cloth.trim(style), np.float32), cloth.trim_colour(base))
+    # (A twill's warp streaks by its colour: a blue denim's whole, a pink or grey twill's faint: review AF.)
+    streaks = denim.streaked(color, style) if STYLES[style].kind == "twill" else 1.0
+    out = _tinted(np.ascontiguousarray(cloth.shading(style, streaks), np.float32), base,
+                  np.ascontiguousarray(cloth.trim(style, streaks), np.float32), cloth.trim_colour(base))
     out.setflags(write=False)
     return out
 

@@ -89,7 +89,7 @@ SEAM_SPREAD = {"twill": 1.1, "sweater": 1.1}
 CORD_SHADOW, THREAD = 0.06, 0.45
 # How far (texels) a band's distance from its cut is averaged before its end and stitches are drawn.
 BAND_BLUR = 6.0
-VERSION = 10
+VERSION = 11
 # A sweater's stitch: its width and height in texels (2.4 mm each on a sweater: 14.5 by 9.6 mm), how soft its loops'
 # edges (a Gaussian's sigma, texels), and how much its loops lighten and the channels between its columns darken.
 KNIT = (6, 4)
@@ -292,20 +292,36 @@ def _ribs(n: int) -> np.ndarray:
     return (np.sin(np.arange(n, dtype=np.float32) * (np.pi / 2.5)) > 0).astype(np.float32)[None, :]
 
 
-def shading(name: str) -> np.ndarray:
+def shading(name: str, streaks: float = 1.0) -> np.ndarray:
     """Style ``name``'s light and shade on its UVs, (n, n) float32 (the shoes: their leather grain); kept
-    per machine (one file to read in a new process, not the weave's and the bands')."""
-    return _shading_maps(name)["shade"]
+    per machine (one file to read in a new process, not the weave's and the bands'). A twill's with its warp's
+    ``streaks`` at that share (:func:`.denim.streaked`: a denim's 1, a plain twill's less)."""
+    return _streaked(_shading_maps(name), "shade", streaks)
+
+
+def _streaked(maps: dict[str, np.ndarray], key: str, streaks: float) -> np.ndarray:
+    """``maps[key]`` with the warp's streaks at share ``streaks``: between the map drawn without them (``key`` +
+    ``_plain``) and with them (both kept; a garment without streaks has no plain map)."""
+    if streaks >= 1.0 or key + "_plain" not in maps:
+        return maps[key]
+    w = np.float32(max(streaks, 0.0))
+    return (maps[key + "_plain"] * (1 - w) + maps[key] * w).astype(np.float32)
 
 
 @lru_cache(maxsize=8)
 def _shading_maps(name: str) -> dict[str, np.ndarray]:
     def make():
-        shade, _ = weave(STYLES[name].kind)
         if STYLES[name].part == "Outfit_Footwear":
-            return {"shade": shade}
+            return {"shade": weave(STYLES[name].kind)[0]}
+        out = drawn(1.0)
         if STYLES[name].kind == "twill":
-            shade = shade + denim.WARP * _warp(name, len(shade))
+            out.update({k + "_plain": v for k, v in drawn(0.0).items()})
+        return out
+
+    def drawn(streaks: float) -> dict[str, np.ndarray]:
+        shade, _ = weave(STYLES[name].kind)
+        if STYLES[name].kind == "twill":
+            shade = shade + streaks * denim.WARP * _warp(name, len(shade))
         bands = _kept_bands(name)
         rib, seam = bands["rib"], bands["seam"]
         # A gathered band reads as one all round (a collar's ribs ran along it where the neckline crosses
@@ -324,7 +340,7 @@ def _shading_maps(name: str) -> dict[str, np.ndarray]:
         shade = np.where(cord, _noise(len(shade), (96, 96), 44) * 0.03 + 1.0, shade * ribbed * sewn * (1 - STITCH_SHADE * seam))
         trims = np.maximum(np.maximum(bands["cord"], bands["aglet"]) > 0, thread * bands["topstitch"])
         return {"shade": (shade * round_ * (1 - CORD_SHADOW * bands["cord_shadow"]) * bands["hood"]).astype(np.float32),
-                "trim": np.maximum(trims, _yarn(name, len(shade))).astype(np.float32)}
+                "trim": np.maximum(trims, _yarn(name, len(shade), streaks)).astype(np.float32)}
 
     return keep.kept(f"cloth-shade-{name}-v{VERSION}.{FORMAT}", make)
 
@@ -335,7 +351,7 @@ def _spread(line: np.ndarray, sigma: float) -> np.ndarray:
     return gaussian_filter(line, sigma, mode="wrap").astype(np.float32)
 
 
-def _yarn(name: str, n: int) -> np.ndarray:
+def _yarn(name: str, n: int, streaks: float = 1.0) -> np.ndarray:
     """The trim's share the yarn itself gives style ``name``'s cloth: a knit's heather (:data:`HEATHER`), a denim's
     white weft and its wear, paler along its seams and its bands' folded edges (:mod:`.denim`)."""
     kind = STYLES[name].kind
@@ -346,7 +362,7 @@ def _yarn(name: str, n: int) -> np.ndarray:
     near = seam_distances(name, n)
     for _, _, d in band_distances(name, n):
         near = np.minimum(near, d)
-    warp = _warp(name, n)
+    warp = streaks * _warp(name, n)
     return np.clip(denim.weft(warp) + denim.wear(near, warp, covered), 0, 1)
 
 
@@ -358,14 +374,14 @@ def _heather(n: int) -> np.ndarray:
     return (many * (float(few.mean()) / float(many.mean()))).astype(np.float32)
 
 
-def trim(name: str) -> np.ndarray:
+def trim(name: str, streaks: float = 1.0) -> np.ndarray:
     """Style ``name``'s trims on its UVs, (n, n) float32: how far each texel takes a trim's colour
     (:func:`.trims.trim_colour`) instead of the cloth's: 1 on a hoodie's drawstrings, :data:`THREAD` on the seams'
     topstitching (a contrast thread: the seams show on a dark cloth too, and a saturated cloth is broken by a
     paler line, as dyed cloth sewn with undyed thread is), a knit's heather's paler fibres (:data:`HEATHER`);
     0 for shoes."""
     maps = _shading_maps(name)
-    return maps["trim"] if "trim" in maps else np.zeros_like(maps["shade"])
+    return _streaked(maps, "trim", streaks) if "trim" in maps else np.zeros_like(maps["shade"])
 
 
 def _encode_normals(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:

@@ -7,12 +7,18 @@ AE: "T-shirts, sweaters, denim skirts all show the same coarse woven noise"):
   is streaked in threads :data:`WARP_THREAD` texels wide and :data:`WARP_LENGTH` long along the way it falls;
 - :func:`weft`: the undyed weft in the rib's hollows and the warp's pale streaks, as a share of the trim's colour
   (:func:`.trims.trim_colour`, the cloth's lifted towards undyed cotton);
-- :func:`wear`: paler along its seams and its bands' folded edges, where the cloth stands proud and rubs first.
+- :func:`wear`: paler along its seams and its bands' folded edges, where the cloth stands proud and rubs first;
+- :func:`streaked`: how much of the warp's streaks (and of the weft they pale) a garment in a colour shows: a denim's
+  are an indigo warp's, so blue trousers and shorts take them whole; on pink, purple, grey, tan or black cloth, and on
+  a flared skirt's panels, the same streaks read as "brushed wood-grain" (blind review AF, #1's pink trousers, #7's
+  purple and #11's grey skirts): there the cloth is a plain twill, its fine rib with the streaks at :data:`PLAIN`.
 
 :mod:`workbench.body.outfit.cloth` draws them on a twill's garments (trousers, shorts, skirts).
 
 >>> twill(6)["shade"].shape
 (6, 6)
+>>> [round(streaked(c, "trousers"), 2) for c in ("#243952", "#BD898F", "#6F7275", "#683C68")]
+[1.0, 0.12, 0.12, 0.12]
 """
 
 from __future__ import annotations
@@ -20,7 +26,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.ndimage import gaussian_filter, map_coordinates
 
-__all__ = ["TWILL", "WARP", "WEFT", "WEAR", "WEAR_WIDTH", "twill", "streaks", "weft", "wear"]
+__all__ = ["TWILL", "WARP", "WEFT", "WEAR", "WEAR_WIDTH", "PLAIN", "BLUE", "SKIRT", "twill", "streaks", "weft", "wear",
+           "streaked"]
 
 # The rib's period (texels: it divides review O's 30 by 24 tile); how much the warp's streaks lighten and darken the
 # cloth (per unit of their spread, which is clipped at WARP_CLIP: further out, single threads read as scratches), how
@@ -31,6 +38,34 @@ WARP, WARP_THREAD, WARP_LENGTH, WARP_CLIP = 0.055, 3.0, 32, 2.0
 WEFT = (0.1, 0.035)
 # How much paler a worn seam or folded edge is (the trim's share) and over how far from it (metres).
 WEAR, WEAR_WIDTH = 0.3, 0.009
+
+
+# What reads as denim: a blue (CIELAB hue, degrees: whole within the first range, none outside the second) of some
+# colour (chroma: none under the first, whole from the second), the indigo warp's; the streaks' share on any other
+# cloth, and at most on a skirt (its flared panels: streaks fanning down a skirt read as grain whatever its colour).
+BLUE = ((240.0, 295.0), (215.0, 315.0))
+CHROMA = (5.0, 12.0)
+PLAIN, SKIRT = 0.12, 0.5
+
+
+def _ramp(a: float, b: float, x: float) -> float:
+    t = min(max((x - a) / (b - a), 0.0), 1.0)
+    return t * t * (3 - 2 * t)
+
+
+def streaked(color: str, style: str) -> float:
+    """The share (:data:`PLAIN` to 1) of the warp's streaks :func:`~workbench.body.outfit.cloth.shading` draws on a
+    twill garment of ``style`` in ``color`` ('#RRGGBB'): 1 on indigo and blue, :data:`PLAIN` off blue or on a grey,
+    a skirt at most :data:`SKIRT`."""
+    from ..tone import lab
+
+    c = color.lstrip("#")
+    _, a, b = lab(np.array([int(c[i:i + 2], 16) for i in (0, 2, 4)], np.float64) / 255)
+    hue, chroma = float(np.degrees(np.arctan2(b, a)) % 360), float(np.hypot(a, b))
+    (full_lo, full_hi), (none_lo, none_hi) = BLUE
+    blue = min(_ramp(none_lo, full_lo, hue), 1 - _ramp(full_hi, none_hi, hue)) * _ramp(*CHROMA, chroma)
+    share = PLAIN + (1 - PLAIN) * blue
+    return min(share, SKIRT) if style == "skirt" else share
 
 
 def _grid(n: int) -> tuple[np.ndarray, np.ndarray]:

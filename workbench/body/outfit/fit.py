@@ -201,12 +201,13 @@ def smooth_rims(p: np.ndarray, adjacency: sp.csr_matrix, rim: np.ndarray, rounds
     return q + follow
 
 
-def shoulders(e: dict, p: np.ndarray) -> np.ndarray:
+def shoulders(e: dict, p: np.ndarray, along: tuple[float, float] = (0.12, 0.18)) -> np.ndarray:
     """Per point of a top (``p`` on the helper), how far it lies on the shoulders: 1 over their tops (above the
     armpit's height, fading out over the 4 cm below the arm's joint) from 7 cm past the neck's side out (fading in
     over the 4 cm before: the trapezius beside the neck rises in the idle pose, and came through cloth held there),
-    :data:`UPPER_ARM` round the upper arm past the arm's joint, both fading out 12 to 18 cm along the arm: where a
-    set-in sleeve's cloth lies on the body, following the shoulder's slope down to the arm.
+    :data:`UPPER_ARM` round the upper arm past the arm's joint, both fading out ``along`` the arm (metres past the
+    joint: 12 to 18 cm, or a style's :attr:`~.styles.Style.hug_arm`): where a set-in sleeve's cloth lies on the body,
+    following the shoulder's slope down to the arm.
 
     >>> e = {"neck_x": 0.0, "neck_rx": 0.06, "arm": 0.18, "shoulder_y": 1.4}
     >>> p = np.array([[0.14, 1.42, 0.0], [0.08, 1.45, 0.0], [0.12, 1.3, 0.05], [0.26, 1.35, 0.0], [0.4, 1.4, 0.0]])
@@ -218,7 +219,7 @@ def shoulders(e: dict, p: np.ndarray) -> np.ndarray:
     tops = (smoothstep(e["shoulder_y"] - 0.07, e["shoulder_y"] - 0.03, p[:, 1])
             * smoothstep(e["neck_rx"] + 0.03, e["neck_rx"] + 0.07, across))
     arm = UPPER_ARM * smoothstep(out, out + 0.04, across)
-    return np.maximum(tops, arm) * (1 - smoothstep(out + 0.12, out + 0.18, across))
+    return np.maximum(tops, arm) * (1 - smoothstep(out + along[0], out + along[1], across))
 
 
 def gathered(style: Style, panel: dict) -> np.ndarray:
@@ -365,7 +366,7 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
     # the neck read as a raw cut).
     # So do a knit's shoulders and the tops of its sleeves (Style.hug): standing the lift and the ease off the
     # helper there, the cloth bridged from the trapezius to the deltoid, a pad (review G).
-    hug = style.hug * shoulders(e, p0) if style.hug else np.zeros(len(p))
+    hug = style.hug * shoulders(e, p0, style.hug_arm) if style.hug else np.zeros(len(p))
     hold = np.maximum(held, hug)
     lift = style.lift * (1 - hold) + SNUG * hold
     if hold.any():

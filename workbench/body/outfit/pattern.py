@@ -48,7 +48,7 @@ __all__ = ["REFERENCE", "FORMAT", "FOLD_SIZE", "pattern", "reference", "region_o
 
 REFERENCE = {"gender": "feminine", "bodyShape": "average", "height": 166.0}
 # Bump when what a pattern holds or how it is made changes: kept patterns are then made again.
-FORMAT = 31
+FORMAT = 32
 FOLD_SIZE = 256
 # A cut passes through a vertex this close to its line rather than leave a sliver beside it.
 SNAP = 0.001
@@ -282,7 +282,7 @@ def _build(name: str) -> dict[str, np.ndarray]:
     # (And a knit's shoulders, which lie on the skin as a band does, from where they are drawn a fifth of the way
     # to it, workbench.body.outfit.fit.shoulders: with the cloth's own weights a heavy body's shoulder came
     # a millimetre through them in the idle pose.)
-    hugged = (gathered(style, panel) > 0.5) | (style.hug * shoulders(e, base[0]) > 0.2)
+    hugged = (gathered(style, panel) > 0.5) | (style.hug * shoulders(e, base[0], style.hug_arm) > 0.2)
     snug = np.flatnonzero(hugged & (style.part == "Outfit_Top"))
     if len(snug):
         skin_tris = mesh.triangles[mesh.face_groups["body"]].astype(np.int64)

@@ -87,6 +87,10 @@ class Style:
     # How far a top's shoulders and the tops of its sleeves are held to the skin as a gathered band is (1: a
     # knit's set-in shoulder, which follows the shoulder's slope to the arm; 0: they hang as the rest).
     hug: float = 0.0
+    # How far along the arm past its joint (metres) that hold reaches before it fades out (fit.shoulders): a
+    # sweater's whole upper arm (cloth41 and before: 12 to 18 cm, the sleeve then hung 11 to 15 mm off the bicep and
+    # the upper arm read inflated, review AF).
+    hug_arm: tuple[float, float] = (0.12, 0.18)
     # How much further off the arm a loose sleeve stands at its hem than where it is set in (metres on its top,
     # less round the underside; workbench.body.outfit.sleeves.flared): a sleeve's hem opens round the arm.
     flare: float = 0.0
@@ -198,6 +202,13 @@ SLEEVE = Drape(slope=0.22, span=0.8, ease=0.005)
 # How far either side of the back's middle a top's leg weights are evened out (``Style.across``, metres). A skirt's
 # 7 cm: at 8 a thigh came 2.1 mm through it in the run (test_clothes_in_clips); evened out at the front too, 8 cm. At 6 cm review R's #9 and #3 kept a rise of 0.6 m a metre at the back (test_hem_step_review_r).
 ACROSS = 0.1
+# How far along the arm a sweater's sleeve is held to it (Style.hug_arm, metres past the arm's joint): to the elbow,
+# as a knit's sleeve lies on the upper arm with a knit's ease.
+SWEATER_ARM = (0.45, 0.55)
+# How much looser a sweater grows a metre down its torso (3 cm a metre until review AF's "the knit sweater balloons"):
+# a knit lies on the body with a knit's ease, its hem band gathering it. (Its lift 7 mm: at 5 mm a heavy masculine
+# body's trousers came 2.2 mm through it turning, test_clothes_in_clips.)
+SWEATER_GROW = 0.015
 # A tee's sleeve opens this much further off the arm at its hem than at its cap (metres, on its top; tops39).
 FLARE = 0.014
 STYLES: dict[str, Style] = {s.name: s for s in (
@@ -213,8 +224,9 @@ STYLES: dict[str, Style] = {s.name: s for s in (
     # to 1.45 times the upper arm's radius, puffed; bridged from the trapezius to the deltoid, a pad. Review G.)
     Style("longsleeve", "Outfit_Top", "helper-tights", "sweater", 0.007,
           _top(0.50, lambda e: e["wrist"] - 0.025),
-          torso=Drape(slope=0.22, span=1.2, ease=0.003, grow=0.03), arms=Drape(slope=1.0, span=0.8, ease=0.005),
-          bands=((0.045, True), (0.014, True), (0.04, True)), margin=0.035, hug=1.0, across=ACROSS),
+          torso=Drape(slope=0.22, span=1.2, ease=0.003, grow=SWEATER_GROW), arms=Drape(slope=1.0, span=0.8, ease=0.005),
+          bands=((0.045, True), (0.014, True), (0.04, True)), margin=0.035, hug=1.0, hug_arm=SWEATER_ARM,
+          across=ACROSS),
     # (A fleece hoodie is relaxed, not a balloon: its shoulders and upper sleeves held towards the body as a
     # sweater's are, three quarters of the way (1.1 to 1.45 cm off the shoulders' tops, was 1.7 to 2.1), its sleeve
     # coming in after the deltoid and its body below the chest: review H's "balloon hoodie".)
