@@ -5,12 +5,12 @@ pants and an inflated black sweater), #7 (purple skirt), #11 (grey skirt)." (see
 - The warp's streaks (cloth41's denim) are an indigo warp's: a twill garment's texture, its band from 1 to 8 texels
   across the way the cloth falls (the streaks' scale and direction), over its mean brightness, on its plain cloth, is
   on a pink, purple or grey bottom (#1's trousers, #7's and #11's skirts, #8's grey trousers) at most :data:`OFF_BLUE`
-  of an indigo pair of trousers' (main, the same streaks in every colour: 0.62, 0.85, 0.69, 0.68; now 0.09, 0.12, 0.09,
-  0.10), and the indigo trousers' at least :data:`DENIM` (0.038 on main and now: their streaks kept).
+  of an indigo pair of trousers' (main, the same streaks in every colour: 0.62, 0.85, 0.69, 0.68; now 0.10, 0.13, 0.09,
+  0.11), and the indigo trousers' at least :data:`DENIM` (0.038 on main and now: their streaks kept).
 - The sweater's sleeve lies on the arm with a knit's ease: round the arm's axis from 30 to 60 % of the way from the
   shoulder's joint to the wrist (the lower upper arm, the elbow and the forearm's top), the median distance of its
   cloth off the skin's surface at most :data:`SLEEVE_GAP` (the T-pose the drape works in), on review AF's #1
-  (athletic masculine) and #2 (slim feminine): main 13.3 and 11.8 mm, now 7.9 and 6.4.
+  (athletic masculine) and #2 (slim feminine): main 13.3 and 11.8 mm, now 7.8 and 6.5.
 
 About 6 s: two bodies, the textures, no drawing.
 """

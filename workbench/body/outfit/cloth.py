@@ -363,7 +363,7 @@ def _yarn(name: str, n: int, streaks: float = 1.0) -> np.ndarray:
     for _, _, d in band_distances(name, n):
         near = np.minimum(near, d)
     warp = streaks * _warp(name, n)
-    return np.clip(denim.weft(warp) + denim.wear(near, warp, covered), 0, 1)
+    return np.clip(denim.weft(warp, streaks) + denim.wear(near, warp, covered), 0, 1)
 
 
 def _heather(n: int) -> np.ndarray:

@@ -11,7 +11,8 @@ AE: "T-shirts, sweaters, denim skirts all show the same coarse woven noise"):
 - :func:`streaked`: how much of the warp's streaks (and of the weft they pale) a garment in a colour shows: a denim's
   are an indigo warp's, so blue trousers and shorts take them whole; on pink, purple, grey, tan or black cloth, and on
   a flared skirt's panels, the same streaks read as "brushed wood-grain" (blind review AF, #1's pink trousers, #7's
-  purple and #11's grey skirts): there the cloth is a plain twill, its fine rib with the streaks at :data:`PLAIN`.
+  purple and #11's grey skirts): there the cloth is a piece-dyed twill, its fine rib, its weft dyed and the streaks
+  at :data:`PLAIN`.
 
 :mod:`workbench.body.outfit.cloth` draws them on a twill's garments (trousers, shorts, skirts).
 
@@ -105,11 +106,13 @@ def streaks(fall: np.ndarray) -> np.ndarray:
     return np.clip((total - total.mean()) / total.std(), -WARP_CLIP, WARP_CLIP).astype(np.float32)
 
 
-def weft(warp: np.ndarray) -> np.ndarray:
-    """The undyed weft's share of the trim's colour per texel (0 to 1), beside the warp's ``warp`` (:func:`streaks`)."""
+def weft(warp: np.ndarray, undyed: float = 1.0) -> np.ndarray:
+    """The undyed weft's share of the trim's colour per texel (0 to 1), beside the warp's ``warp`` (:func:`streaks`);
+    ``undyed``: how much of the weft is left undyed (a denim's 1; a piece-dyed twill, a chino, dyes its weft with its
+    warp: 0, and its rib's hollows are its own colour, not paler lines that a browser's mipmaps beat into stripes)."""
     y, x = _grid(len(warp))
     hollow = 0.5 - 0.5 * np.cos(2 * np.pi * (x + y) / TWILL)
-    return np.clip(WEFT[0] * hollow + WEFT[1] * warp, 0, 1).astype(np.float32)
+    return np.clip(undyed * WEFT[0] * hollow + WEFT[1] * warp, 0, 1).astype(np.float32)
 
 
 def wear(near: np.ndarray, warp: np.ndarray, covered: np.ndarray) -> np.ndarray:
