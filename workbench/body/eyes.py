@@ -80,7 +80,7 @@ LID_DROP = 0.08
 LID_SIDES = (0.5, 0.9)
 # The catchlights (centre x, y down, in eyeball radii from the front; radius; strength): the key light's window up
 # and to the figure's right of the pupil as seen, over the pupil's edge where it shows most, and a faint second.
-GLINTS = ((-0.1, -0.12, 0.05, 1.0), (0.15, 0.1, 0.025, 0.4))
+GLINTS = ((-0.12, -0.1, 0.1, 1.0), (0.16, 0.1, 0.04, 0.5))
 
 
 def eye_uvs(positions: np.ndarray, centre: np.ndarray, radius: float) -> np.ndarray:
