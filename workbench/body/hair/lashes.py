@@ -48,7 +48,7 @@ BINS = 10
 # per column, median 0.30 to 0.35 on review AC's faces), so the line drawn to v 0.2 before never showed, and what read
 # as the lid's edge at a 288 px portrait was the lashes' thin strokes, a broken grey hairline (blind review AC, "the
 # lashes can barely be seen": tests/render/test_lash_line_review_ac.py).
-UPPER_LINE = (0.26, 0.06, 0.08)
+UPPER_LINE = (0.42, 0.06, 0.06)
 # The texture's size (rows, columns): lashes a few texels wide at their roots, so their taper shows.
 LASH_SIZE = (128, 256)
 
@@ -101,7 +101,7 @@ def _draw_lashes() -> np.ndarray:
     # (half, lashes, reach as a share of the band, root width in texels): the upper lids' many, long and thick
     # enough to show as a dark frame over the eye at portrait size, the lower lids' few and short. (80 upper
     # lashes 1.1 to 1.5 texels wide read as nothing over the eye in a 512 px portrait, blind review E: "no lashes".)
-    for half, count, reach, width in ((0, 44, 0.45, 1.5), (1, 110, 0.95, 1.9)):
+    for half, count, reach, width in ((0, 44, 0.45, 1.5), (1, 120, 0.95, 2.0)):
         x0, hw = half * w // 2, w // 2
         for k in range(count):
             u = (k + 0.5 + 0.8 * (rng.random() - 0.5)) / count
