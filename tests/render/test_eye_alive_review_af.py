@@ -8,6 +8,10 @@ reach the eye) in our renderer's portrait at the sheets' 288 px cell, lit as dra
   radii, under a pixel at 288 px: at most one pixel of the iris's disc as light as the eye's white, on most eyes none.
   Counted: the pixels of the iris's disc (the Eyes mesh drawn again with a texture that marks it) at least as light
   in L* as the white's brightest tenth beside it.
+- The lids: MakeHuman's skin between the upper lid's fold and the brow faces down, away from the key light above the
+  camera, so on main the eye sat in a dark band (the skin 4 to 8 px over its opening at 0.46 of the cheek's L* on #1):
+  "small and set deep under a shadowed brow ridge". The skin's normal map turns it up to the key
+  (workbench.body.pores.LID_TILT). Measured as that skin's L* over the cheek's under the eye.
 - The lash line: on main the upper line was solid out to 0.66 of the lash band at the outer corner
   (workbench.body.hair.lashes.UPPER_LINE) over 150 lashes 2.3 texels wide, a black band three pixels and more over
   the opening's outer third at 288 px, a liner's wing. Measured as the pixels over each column of the eye's opening
@@ -47,6 +51,11 @@ GLINT_PX = 3
 SOLID_PX = 3.3
 #: How far over the opening's top the band is looked for (px), and how dark is solid.
 OVER, SOLID = 8, 0.8
+#: The least L* of the skin over the lid (LID px over the opening's top) over the cheek's (CHEEK px under its bottom),
+#: over the middle half of the eye's columns, on average over both eyes: main 0.46 / 0.51 / 0.63 (#1 / #8 / #12; the
+#: eye in a dark band under the brow), now 0.74 / 0.70 / 0.80.
+LID_LIGHT = 0.66
+LID, CHEEK = (4, 8), (12, 20)
 
 
 def disc() -> Texture:
@@ -74,7 +83,7 @@ def measures(k: int) -> dict[str, list[float]]:
     iris = draw(replace(posed, draws=draws), cam, CELL, lights=UNLIT)[..., 0] > 127
     eye = painted(posed, cam, lambda d, colors: colors.__setitem__((slice(None), 0), d.mesh_name == "Eyes"),
                   CELL)[..., 0] > 127
-    out: dict[str, list[float]] = {"glint": [], "solid": []}
+    out: dict[str, list[float]] = {"glint": [], "solid": [], "lid": []}
     for half in (slice(0, CELL // 2), slice(CELL // 2, CELL)):
         mine = np.zeros_like(eye)
         mine[:, half] = eye[:, half]
@@ -87,6 +96,12 @@ def measures(k: int) -> dict[str, list[float]]:
         # (the outer third: the picture's left eye's left, the right eye's right, where a liner's wing is)
         third = len(cols) // 3
         out["solid"].append(float((solid[:third] if half.start == 0 else solid[-third:]).mean()))
+        # (the middle half of the eye's columns, clear of the corners' slopes)
+        bottoms = CELL - 1 - mine[::-1, cols].argmax(0)
+        middle = np.abs(cols - np.median(cols)) <= len(cols) / 4
+        lid = [lit[t - LID[1]:t - LID[0], c] for c, t, m in zip(cols, tops, middle, strict=True) if m]
+        cheek = [lit[b + CHEEK[0]:b + CHEEK[1], c] for c, b, m in zip(cols, bottoms, middle, strict=True) if m]
+        out["lid"].append(float(np.mean(np.concatenate(lid)) / np.mean(np.concatenate(cheek))))
     return out
 
 
@@ -102,3 +117,10 @@ def test_the_lash_line_is_not_a_liner_band(k):
     """The solid lash band over the eyes' outer corners SOLID_PX pixels deep or less on average (see the module)."""
     got = measures(k)["solid"]
     assert np.mean(got) <= SOLID_PX, np.round(got, 2)
+
+
+@pytest.mark.parametrize("k", sorted(FACES))
+def test_the_lid_is_not_in_a_dark_band(k):
+    """The skin over the lids at least LID_LIGHT of the cheek's L* on average over both eyes (see LID_LIGHT)."""
+    got = measures(k)["lid"]
+    assert np.mean(got) >= LID_LIGHT, np.round(got, 3)
