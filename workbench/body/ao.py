@@ -72,6 +72,14 @@ HOLLOW_DARK = 0.38
 # every face's nose tip came forward with lips set back from it: its shadow took the nostrils to 0.34 of the cheek.)
 NOSTRIL_FLOOR = 0.95
 NOSTRIL_BALL = 0.016
+# The lids are lit at least LID_FLOOR (:func:`lids`: the skin over and under each eye's opening, out to LID_REACH
+# metres across and up and down from the eye's centre, full within half of it): the head's hollows held the whole
+# socket, the lids too, at 0.62 to 0.75, and with the key wrapped past a lid turned down from it the eye sat in a dark
+# ring at portrait size, "small and set deep under a shadowed brow ridge ... dead eyes" (blind review AF's sixth
+# defect). The socket's corner by the nose's bridge, 17 mm in from the eye's centre, keeps its shade (review F's pale
+# face, tests/render/test_threejs_look.py).
+LID_FLOOR = 0.9
+LID_REACH = (0.015, 0.013)
 
 
 def _smoothstep(e0, e1, x):
@@ -261,6 +269,22 @@ def nostrils(mesh: BodyMesh) -> np.ndarray:
     return out
 
 
+def lids(mesh: BodyMesh) -> np.ndarray:
+    """Per vertex of ``mesh`` (a T-pose body) 1 on the skin round each eye's opening, 0 from :data:`LID_REACH` away
+    across and up or down from the eye's centre (an ellipse seen from the front; the face's front layer only)."""
+    pos = mesh.positions.astype(np.float64)
+    body = mesh.groups["body"]
+    p = pos[body]
+    out = np.zeros(len(pos))
+    for side in "lr":
+        eye = pos[mesh.groups[f"helper-{side}-eye"]]
+        c = eye.mean(0)
+        d = np.hypot((p[:, 0] - c[0]) / LID_REACH[0], (p[:, 1] - c[1]) / LID_REACH[1])
+        front = _smoothstep(c[2] - 0.012, c[2] - 0.004, p[:, 2])
+        out[body] = np.maximum(out[body], _smoothstep(1.0, 0.5, d) * front)
+    return out
+
+
 def body_texels(mesh: BodyMesh, size: int = AO_SIZE) -> TexelMap:
     """The texel map of the body's UVs at ``size`` (the same for every body: MakeHuman's layout), drawn
     from ``mesh`` once per machine and kept (:func:`~workbench.body.keep.kept`, weights as float16).
@@ -329,6 +353,7 @@ def occlusion_texture(mesh: BodyMesh, size: int = AO_SIZE) -> np.ndarray:
     for _ in range(SMOOTHING):
         ao = np.where(count > 0, 0.5 * ao + 0.5 * (neighbours @ ao) / np.maximum(count, 1), ao).astype(np.float32)
     ao += ((np.maximum(ao, NOSTRIL_FLOOR) - ao) * nostrils(mesh)).astype(np.float32)
+    ao += ((np.maximum(ao, LID_FLOOR) - ao) * lids(mesh)).astype(np.float32)
     # The mouth's lining, a pouch the voxels see as open skin: dark from a few millimetres behind the lips (a
     # viewer scales its room's light and reflections by this; left open, the inside of an open mouth showed the
     # room as a grey, chrome-like wall in model-viewer).

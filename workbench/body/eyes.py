@@ -80,7 +80,10 @@ LID_DROP = 0.08
 LID_SIDES = (0.5, 0.9)
 # The catchlights (centre x, y down, in eyeball radii from the front; radius; strength): the key light's window up
 # and to the figure's right of the pupil as seen, over the pupil's edge where it shows most, and a faint second.
-GLINTS = ((-0.1, -0.12, 0.05, 1.0), (0.15, 0.1, 0.025, 0.4))
+# The first 0.1 radii (3 mm across), not 0.05: at 0.05 it was under a pixel in the sheets' 288 px portrait (one or no
+# pixel of an iris as light as its white on most eyes, two at most), the eyes dull and "dead, no catchlight" (blind review AF's
+# sixth defect); now 3 to 4 pixels, a clear spark in ours and three.js (tests/render/test_eye_alive_review_af.py).
+GLINTS = ((-0.12, -0.1, 0.1, 1.0), (0.16, 0.1, 0.04, 0.5))
 
 
 def eye_uvs(positions: np.ndarray, centre: np.ndarray, radius: float) -> np.ndarray:

@@ -38,6 +38,13 @@ __all__ = ["NORMAL_SIZE", "ROUGH_SIZE", "BODY", "ROUGHNESS", "SPECULAR", "FACTOR
 NORMAL_SIZE = 1024
 ROUGH_SIZE = 512
 FORMAT = 7
+# The upper lid and the socket's skin over it (the skin's ``lids`` mask: round each eye above its middle, out under the
+# brow) turned up towards the key by LID_TILT (the tangent of the angle, about 35 degrees): MakeHuman's skin between the
+# lid's fold and the brow faces down (its normals 0.7 to 0.87 down, 6 to 15 mm over the eye's centre), so the key from
+# above the camera missed it and the eye sat in a dark band at portrait size, "small and set deep under a shadowed brow
+# ridge ... dead eyes" (blind review AF's sixth defect; the baked occlusion was not it: lit at 0.9 or more, the skin
+# over the lid went from 0.46 to 0.48 of the cheek's L*). tests/render/test_eye_alive_review_af.py.
+LID_TILT = 0.7
 # Roughness: the body's, and where a mask of the skin takes it (fully where the mask is 1), in this order. The
 # mouth's lining rough: wet and smooth (0.3), its walls mirrored the room as grey sides of a lit box in the
 # browsers (blind review B); a mouth's inside is in its own shadow, which no viewer casts.
@@ -137,10 +144,15 @@ def _draw_normal(gender: str, size: int) -> np.ndarray:
         n = (skin_normal(gender).astype(np.float32) / 127.5 - 1).reshape(size, k, size, k, 3).mean(axis=(1, 3))
         n /= np.maximum(np.linalg.norm(n, axis=2, keepdims=True), 1e-6)
         return np.clip(np.round((n * 0.5 + 0.5) * 255), 0, 255).astype(np.uint8)
+    from .skin import SKIN_SIZE, features
+
     h = _height(gender, size)
     dx = (np.roll(h, -1, axis=1) - np.roll(h, 1, axis=1)) / 2      # along u (right)
     dy = (np.roll(h, 1, axis=0) - np.roll(h, -1, axis=0)) / 2      # up the image (rows run down)
-    n = np.stack([-dx, -dy, np.ones_like(h)], axis=2)
+    # (minus: turned up the image, the lids drew darker, 0.48 -> 0.40 of the cheek's L* on review AF's #1: the face's
+    # tangent frame runs the other way, its up the map's down)
+    lids = _texels(features(gender, SKIN_SIZE), "lids", size)
+    n = np.stack([-dx, -dy - LID_TILT * lids, np.ones_like(h)], axis=2)
     n /= np.linalg.norm(n, axis=2, keepdims=True)
     return np.clip(np.round((n * 0.5 + 0.5) * 255), 0, 255).astype(np.uint8)
 

@@ -47,8 +47,11 @@ BINS = 10
 # UPPER_LINE[2]. The band's roots lie under the lid's skin: from the front it shows from about v 0.3 (the least v seen
 # per column, median 0.30 to 0.35 on review AC's faces), so the line drawn to v 0.2 before never showed, and what read
 # as the lid's edge at a 288 px portrait was the lashes' thin strokes, a broken grey hairline (blind review AC, "the
-# lashes can barely be seen": tests/render/test_lash_line_review_ac.py).
-UPPER_LINE = (0.4, 0.2, 0.1)
+# lashes can barely be seen": tests/render/test_lash_line_review_ac.py). To 0.42 thickening by 0.06 over 0.06, not to
+# 0.4 thickening by 0.2 over 0.1: that drew a black wing three to four pixels deep over the outer third of the eye at
+# 288 px, "a thick black smear like liner" (blind review AF's sixth defect, tests/render/test_eye_alive_review_af.py);
+# the line over the lid's edge (review AC's) is as dark.
+UPPER_LINE = (0.42, 0.06, 0.06)
 # The texture's size (rows, columns): lashes a few texels wide at their roots, so their taper shows.
 LASH_SIZE = (128, 256)
 
@@ -100,8 +103,9 @@ def _draw_lashes() -> np.ndarray:
     strokes = []
     # (half, lashes, reach as a share of the band, root width in texels): the upper lids' many, long and thick
     # enough to show as a dark frame over the eye at portrait size, the lower lids' few and short. (80 upper
-    # lashes 1.1 to 1.5 texels wide read as nothing over the eye in a 512 px portrait, blind review E: "no lashes".)
-    for half, count, reach, width in ((0, 44, 0.45, 1.5), (1, 150, 0.95, 2.3)):
+    # lashes 1.1 to 1.5 texels wide read as nothing over the eye in a 512 px portrait, blind review E: "no lashes";
+    # 150 of 2.3 overlapped into one black sheet over the line, a liner, review AF: 120 of 2.0 part into strokes.)
+    for half, count, reach, width in ((0, 44, 0.45, 1.5), (1, 120, 0.95, 2.0)):
         x0, hw = half * w // 2, w // 2
         for k in range(count):
             u = (k + 0.5 + 0.8 * (rng.random() - 0.5)) / count
