@@ -28,8 +28,10 @@ def settings(**kw):
 
 @cache
 def glb(gender="feminine", tone="#C68642", style="none", glasses="none", lod=0) -> bytes:
+    """The avatar, with the idle clip as the look tests build it (what is read here is the same): one build per run
+    shared with them (suite42)."""
     return build_avatar(normalize_avatar_settings({"gender": gender, "skinTone": tone, "hair": {"style": style},
-                                                   "glasses": glasses}), ModelOptions(lod=lod))
+                                                   "glasses": glasses}), ModelOptions(lod=lod, animations=("idle",)))
 
 
 def _hex(c):

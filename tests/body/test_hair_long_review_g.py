@@ -45,14 +45,21 @@ def wings(hair: np.ndarray, joints: dict) -> list[float]:
     return out
 
 
-@cache
-def posed_hair(shape: str, top: str) -> tuple[np.ndarray, dict]:
-    """The long hair's vertices (both pieces) and the joints, in the idle clip's first frame, on a random avatar
-    (review G's seed's neighbour) with this body shape and top."""
+def long_haired(shape: str, top: str) -> dict:
+    """The normalized settings of a random avatar (review G's seed's neighbour) with long hair, this body shape and
+    top: one of the twelve random long-haired avatars review G's and review C's (test_hair_falls_review_c) tests
+    measure, built once for both (tests/built.py)."""
     k = CASES.index((shape, top))
     s = dict(random_settings(len(CASES), SEED)[k])
     s.update(bodyShape=shape, hair=dict(s["hair"], style="long"), outfit=dict(s["outfit"], topStyle=top))
-    model = Model(build_avatar(normalize_avatar_settings(s), ModelOptions(animations=("idle",))), max_texture=1)
+    return normalize_avatar_settings(s)
+
+
+@cache
+def posed_hair(shape: str, top: str) -> tuple[np.ndarray, dict]:
+    """The long hair's vertices (both pieces) and the joints, in the idle clip's first frame, on
+    :func:`long_haired`'s avatar."""
+    model = Model(build_avatar(long_haired(shape, top), ModelOptions(animations=("idle",))), max_texture=1)
     posed = model.posed(Clip(model, 0), 0.0)
     hair = np.concatenate([d.positions for d in posed.draws if d.mesh_name in ("Hair", "Hair_Fringe")])
     return hair.astype(np.float64), {k: np.asarray(v, float) for k, v in posed.joints.items()}

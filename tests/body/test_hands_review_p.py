@@ -41,6 +41,7 @@ GAP, DEPTH = 0.0105, 0.006
 # The last, ("hands_on_hips", "longsleeve", "skirt", "feminine", "slim"), 13.8 -> 10.3 mm, within the moved GAP.
 APART: set[tuple[str, ...]] = set()
 HANDS = {"hand_on_hip": ("Right",), "hands_on_hips": ("Left", "Right")}
+# test_stances' cases in these stances (its rotation), so the avatars are the ones it builds (tests/built.py).
 CASES = [(pose, top, bottom, *BUILDS[(i + 2 * j + k) % len(BUILDS)]) for k, pose in enumerate(HANDS)
          for i, top in enumerate(TOP_STYLES) for j, bottom in enumerate(BOTTOM_STYLES)]
 

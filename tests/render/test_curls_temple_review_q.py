@@ -44,7 +44,7 @@ def pictures(n: int, yaw: float) -> tuple[np.ndarray, np.ndarray, dict[str, np.n
     points in the picture ((N, 2) pixels, those on the head's side towards the camera)."""
     drawn = random_settings(12, 4627, with_added=True)[n - 1]
     s = normalize_avatar_settings(drawn)
-    both = [Model(build_avatar(normalize_avatar_settings(dict(drawn, hair=hair)), ModelOptions(animations=()))).posed()
+    both = [Model(build_avatar(normalize_avatar_settings(dict(drawn, hair=hair)), ModelOptions(animations=("idle",)))).posed()
             for hair in (drawn["hair"], {"style": "none"})]
     pivot = _pivot(both[0])                       # (both turned about the same axis, drawn by the same camera)
     both = [_turned(posed, yaw, pivot) for posed in both]

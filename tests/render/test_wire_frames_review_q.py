@@ -82,7 +82,7 @@ def continuity(index: int, yaw: float, size: int = SIZE) -> dict:
     longer than 2 px (``gapped``), the longest gap (px) and the share of samples at least half covered
     (``covered``, the frame's geometry alone)."""
     settings = normalize_avatar_settings(AVATARS[index])
-    glb = build_avatar(settings, ModelOptions())
+    glb = build_avatar(settings, ModelOptions(animations=("idle",)))   # (the sheets' build: posed by the library's clip)
     model = Model(glb, max_texture=max(64, size * SUPERSAMPLE))
     posed = _posed(model, "preview")
     posed = _turned(posed, yaw, _pivot(posed))
