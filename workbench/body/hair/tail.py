@@ -43,7 +43,7 @@ from .texture import shell_u
 # 18 mm across halfway down its drop under the neck; 34 cm long, 29 to 44 mm).
 TIE_AT = (180.0, 66.0)
 TAIL = 0.34
-TAIL_RADIUS = (0.011, 0.034, 0.005)
+TAIL_RADIUS = (0.013, 0.042, 0.006)
 FULL_AT = 0.14
 FLARE = 0.07
 # Where it begins to thin (a share of its length) and how (its radius's thinned share, a smoothstep to this
@@ -69,8 +69,8 @@ PARTED_AT = 0.2
 # behind (test_tail_review_q); 0.3 to 0.45 out and each 1.0 across, they overlap, one tail 4.6 to 7 cm wide.
 CLUMPS = (5, 4)
 CLUMP_CARDS = (5, 3)
-CLUMP_OFF = (0.3, 0.45)
-CLUMP_RADIUS = 0.5
+CLUMP_OFF = (0.22, 0.38)
+CLUMP_RADIUS = 0.55
 # ...at the tie, where they are gathered into one bundle that fills it, its radius that share of the tail's (at their
 # own radius there, the tie was a ring round a thin tail, the combed hair showing through it).
 TIED = 0.6
