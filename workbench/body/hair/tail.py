@@ -43,7 +43,7 @@ from .texture import shell_u
 # 18 mm across halfway down its drop under the neck; 34 cm long, 29 to 44 mm).
 TIE_AT = (180.0, 66.0)
 TAIL = 0.34
-TAIL_RADIUS = (0.013, 0.042, 0.006)
+TAIL_RADIUS = (0.011, 0.042, 0.006)
 FULL_AT = 0.14
 FLARE = 0.07
 # Where it begins to thin (a share of its length) and how (its radius's thinned share, a smoothstep to this
