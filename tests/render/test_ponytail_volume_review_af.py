@@ -10,8 +10,9 @@ percentiles of points on its triangles).
   tie, the part the portraits at 3/4 and from behind show). On main it was round in section but thin for a gathered
   tail of hair: 49.5 / 46.9 / 47.5 / 46.7 mm (AF#4 / AE#7 / AE#9 / the default), a band behind the ear at 3/4 and a
   strip from behind at the sheets' 288 px. Now (``workbench.body.hair.tail.TAIL_RADIUS``' fullest 34 -> 42 mm, its
-  clumps gathered nearer its line, ``CLUMP_OFF``, and each fuller, ``CLUMP_RADIUS``) 59.4 / 57.5 / 57.9 / 57.3 mm
-  (the widths and depths at each cut in :func:`figures`). At least :data:`LEAST_SIZE` on every one.
+  tie's 11 -> 13 mm, its clumps gathered nearer its line, ``CLUMP_OFF``, and each fuller, ``CLUMP_RADIUS``) 59.1 /
+  57.7 / 57.9 / 57.5 mm (the widths and depths at each cut in :func:`figures`). At least :data:`LEAST_SIZE` on every
+  one.
 
 Its roundness in section (depth over width) stays held by review X's and S's tests, its tie by review V's and L's, its
 taper by review AC's. docs/avatars.md, tail42.
