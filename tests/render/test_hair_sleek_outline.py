@@ -20,6 +20,12 @@ BACKDROP = (235, 235, 235)
 # Pixels of the outline band (6 px in from the backdrop) over the head's top (its first 110 rows at 512 px) darker
 # than 0.6 of the hair's median inside: on main's code 0.16-0.18 in these views, 0.01-0.07 single-sided.
 WORST = 0.1
+# ...and round a ponytail at most MOST_TAIL: there the tail's dark tie and the tail's top edge leaving it lie in the
+# band beside the cap (0.085 / 0.098 at 135 / 225 degrees on main, where the bound was set against 0.16-0.18 of the
+# cards' backs all along the cap's outline). tail42's fuller tail and tie (blind review AF's "one flat ribbon ... no
+# volume and no tie", tests/render/test_ponytail_volume_review_af.py) run them further along it: 0.106 / 0.132, the
+# cap's outline itself as before (/tmp/t42/outline_cmp.png, the counted pixels red: the tie and the tail's top).
+MOST_TAIL = 0.135
 
 
 def _avatar(style: str) -> bytes:
@@ -43,7 +49,7 @@ def dark_outline(im: Image.Image) -> float:
 @pytest.mark.parametrize("style,yaw", [("bun", 135), ("ponytail", 135), ("ponytail", 225)])
 def test_no_dark_stripe_along_a_sleek_heads_outline(style, yaw):
     im = render(_avatar(style), size=512, camera="portrait", yaw_deg=yaw, background=BACKDROP)
-    assert dark_outline(im) < WORST, (style, yaw)
+    assert dark_outline(im) < (MOST_TAIL if style == "ponytail" else WORST), (style, yaw)
 
 
 def test_the_cards_on_the_scalp_are_single_sided_the_rest_double():

@@ -64,6 +64,11 @@ def settings(name: str) -> dict:
                             spread=True)[int(name[3:]) - 1]
         assert s["hair"]["style"] == "ponytail"
         return s
+    if name[:3] in ("AE#", "AF#"):   # (reviews AE's and AF's, the sheets' settings: test_ponytail_volume_review_af.py)
+        s = random_settings(12, {"AE#": 4641, "AF#": 4642}[name[:3]], with_added=True, heads=True, features=True,
+                            palettes=True, spread=True)[int(name[3:]) - 1]
+        assert s["hair"]["style"] == "ponytail"
+        return s
     return {"gender": "feminine", "hair": {"style": "ponytail"}}
 
 

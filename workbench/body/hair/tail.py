@@ -40,10 +40,15 @@ from .texture import shell_u
 # is fullest (a share of its length: it flares out of the tie, from FLARE; flaring from the tie itself, the tail hid the
 # tie from behind but for its top edge, and blind review V saw "no tie"). 30 cm long, it ended in the air 6 cm under the
 # collar's back, thinned to a point: review V's "a thin, flat rope ... its tip runs into the collar" (seen from behind
-# 18 mm across halfway down its drop under the neck; 34 cm long, 29 to 44 mm).
+# 18 mm across halfway down its drop under the neck; 34 cm long, 29 to 44 mm). Its fullest radius 34 mm, the tail was
+# round in section but thin for gathered hair (the mean of its width and depth 3 to 11 cm under the tie 47 to 49.5 mm),
+# a band behind the ear at 3/4 and a strip from behind at the sheets' 288 px: blind review AF's "one flat ribbon ...
+# no volume"; at 42 mm, 57 to 59 (tests/render/test_ponytail_volume_review_af.py). (Its end 5 -> 6 mm and its tie's
+# 11 -> 13 mm with it, so it still thins to a lock's tip, not a thread, and the tie still shows from behind round the
+# fuller hair: at 11 or 12 mm, 332 square mm of it from behind on the default, test_ponytail_review_v's 340.)
 TIE_AT = (180.0, 66.0)
 TAIL = 0.34
-TAIL_RADIUS = (0.011, 0.034, 0.005)
+TAIL_RADIUS = (0.013, 0.042, 0.006)
 FULL_AT = 0.14
 FLARE = 0.07
 # Where it begins to thin (a share of its length) and how (its radius's thinned share, a smoothstep to this
@@ -66,11 +71,13 @@ PARTED_AT = 0.2
 # it, so a clump seen edge on still has hair across its width); each clump's line that share of the tail's radius off
 # its centreline and its own radius that share. Five lines 0.7 to 0.9 of the radius out, each clump 0.56 across, left
 # grooves about a centimetre wide where the tail is fullest: 2 to 4 strands with the back showing between them seen from
-# behind (test_tail_review_q); 0.3 to 0.45 out and each 1.0 across, they overlap, one tail 4.6 to 7 cm wide.
+# behind (test_tail_review_q); 0.3 to 0.45 out and each 1.0 across, they overlap, one tail 4.6 to 7 cm wide. With the
+# fuller tail (TAIL_RADIUS, review AF) 0.3 to 0.45 out left a hole in a cut on seed 4627's #6 and #11 and spread them 10
+# cm wide: 0.22 to 0.38 out, each 1.1 across, they stay one bundle, 7.5 and 8.3 cm at its widest.
 CLUMPS = (5, 4)
 CLUMP_CARDS = (5, 3)
-CLUMP_OFF = (0.3, 0.45)
-CLUMP_RADIUS = 0.5
+CLUMP_OFF = (0.22, 0.38)
+CLUMP_RADIUS = 0.55
 # ...at the tie, where they are gathered into one bundle that fills it, its radius that share of the tail's (at their
 # own radius there, the tie was a ring round a thin tail, the combed hair showing through it).
 TIED = 0.6
