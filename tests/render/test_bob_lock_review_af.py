@@ -7,10 +7,10 @@ portrait at three quarters (LOD 0, the idle clip's first frame, turned 35 degree
 cheeks, the mouth and the chin (the Body's vertices from 1.5 cm under the eyes down to the chin's lowest front
 point, ``make_review_sheets.chin_bottom``, and no more than :data:`DEPTH` behind the face's front at their height:
 the face forward of the jaw's angle, not the neck nor the side of the head by the ear) white, everything else black;
-drawn without the hair and with it, the figure is the share of that skin's pixels the hair hides. On main (79e73a89's
-parent) AF #10 0.244, AF #3 0.173, AE #10 0.201: the sides' strands turned 20 degrees towards the face as they
-fell (``styles.BOB_FORWARD``), so those falling by the temple hung at 55 to 60 degrees from the face, their panel
-over the cheek's back third and the jaw; now 0.025, 0.000, 0.006 (none falls further forward than
+drawn without the hair and with it, the figure is the share of that skin's pixels the hair hides. On main (7c86964b)
+AF #10 0.261, AF #3 0.170, AE #10 0.140: the sides' strands turned 20 degrees towards the face as they fell
+(``styles.BOB_FORWARD``), so those falling by the ear hung at 55 to 60 degrees from the face, their panel over the
+cheek's back third and the jaw, curling forward under it; now 0.044, 0.000, 0.000 (none falls further forward than
 :data:`workbench.body.hair.styles.BOB_BEHIND`, 80 degrees: behind the jaw's angle). About 2 s of CPU an avatar
 with the build made (two 288 px unlit draws).
 """

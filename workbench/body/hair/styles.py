@@ -269,9 +269,10 @@ BOB_ROOTS = 0.96
 # body: at their full clearance (6 to 22 mm, and BOB_ROUND's swell, which is for the ear) the sides hung 11 to 18 mm off
 # the cheek and the jaw, a helmet with the backdrop between it and the cheek at 3/4 (blind review AB's #11: "standing a
 # finger's width off the cheek"; tests/body/test_bob_cheek_review_ab.py).
-# (All to 85, none from 100, was 72 and 88: since the front locks hang at 80 degrees, BOB_BEHIND, held out at their
-# full clearance there the bob's hem flared out wide under the jaw from the front.)
-BOB_CHEEK = (0.8, (20.0, 35.0, 85.0, 100.0))
+# (All to 78, none from 94, was 72 and 88: since the front locks hang at 80 degrees, BOB_BEHIND, held out at their
+# full clearance there the bob's hem flared out wide under the jaw from the front. To 85 and 100, the sides' ends,
+# drawn in further, hung as points at the hem's corners from behind: review O's light hem 57 against its 42.)
+BOB_CHEEK = (0.8, (20.0, 35.0, 78.0, 94.0))
 # ...and over how many metres of each card from its root it reaches its volume over the crown (:func:`.scalp.loft`):
 # cards rooted under the lofted hair rise to it at a slant, as hair lifted at the root, not at once (a row of
 # shingles standing on end).
