@@ -30,7 +30,12 @@ from workbench.options import normalize_avatar_settings
 AVATARS = ((4641, 4), (4641, 10), (4640, 11))
 FROM, BIN = 30.0, 15.0
 # Degrees off the face: the bins whose middle is in front of the ear (the hem's front at three quarters, along the jaw).
-FRONT = 75.0
+# (From 30 to 75 -> from 75 to 90, and three such bins -> two, 2 December, pass 42, knowingly: bob42 hangs the bob's front
+# locks no further forward than 80 degrees, styles.BOB_BEHIND, behind the jaw's angle, because at 3/4 they lay over the
+# cheek and the jaw, blind review AF's defect 3; the bins from 30 to 75 now hold only the front edge slanting back
+# from the temple, no hem, and the hem's front at 3/4 is the bin from 75 to 90 either side: AE #4 27.1 / 23.8, AE #10
+# 30.7 / 32.5, AD #11 25.0 / 23.2 mm, the ends turned under as before.)
+FRONT_FROM, FRONT = 75.0, 90.0
 # Metres: the least median over every bin, and over each bin in front of the ear (main 0.011 to 0.012, and at most 0.0097).
 LEAST, LEAST_FRONT = 0.022, 0.015
 
@@ -62,7 +67,7 @@ def turns(seed: int, index: int) -> dict[float, float]:
 @pytest.mark.parametrize("seed,index", AVATARS)
 def test_the_bobs_ends_turn_under(seed, index):
     got = turns(seed, index)
-    front = [v for a, v in got.items() if abs(a + BIN / 2) < FRONT]
+    front = [v for a, v in got.items() if FRONT_FROM < abs(a + BIN / 2) < FRONT]
     shown = {a: round(v * 1000, 1) for a, v in got.items()}
-    assert len(got) >= 16 and len(front) >= 3, shown
+    assert len(got) >= 16 and len(front) >= 2, shown
     assert np.median(list(got.values())) >= LEAST and min(front) >= LEAST_FRONT, shown

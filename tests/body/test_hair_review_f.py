@@ -26,7 +26,11 @@ from workbench.body.hair.ends import ENDS, end_wisps
 from workbench.body.hair.head import head_of
 
 FULL, SOME = 0.9, 0.1
-LEAST_THINNING = 9
+# (9 -> 7, 2 December, pass 42, knowingly: bob42 hangs the front locks behind the jaw's angle, blind review AF's "the
+# front lock slices across the cheek and jaw", and draws the sides in to 78 degrees; from behind the hem's middle half
+# is 10 / 8 / 11 pixels (main 10 / 14 / 18), the hem the same to the eye, curved up to the nape, not cut at once
+# (/tmp/bob42/f1-cmp.png, body 1, main left); what this test keeps is the cut at once, 3 pixels or fewer.)
+LEAST_THINNING = 7
 
 
 def thinning(h: np.ndarray) -> int:

@@ -42,7 +42,12 @@ SIZE = 512
 #: flat like a bowl", so by the jaw the hem's lowest edge is the curl's bend, a rounded opaque edge, where it was the
 #: blended tips hanging straight down: W#3 0.038, W#12 0.000, Q#7 0.008; the pictures looked at, no teeth, the ends
 #: curving in towards the chin.)
-MOST_CLOSE = 0.05
+#: (0.05 -> 0.08, 2 December, pass 42, knowingly: bob42 hangs the front locks behind the jaw's angle, 80 degrees from
+#: the face, blind review AF's "the front lock slices across the cheek and jaw"; W#12's near lock now ends by the jaw
+#: in the curl's bend, a darker point a few pixels long where main's blended tips faded out: W#3 0.000, W#12 0.000 ->
+#: 0.073, Q#7 0.000; /tmp/bob42/w12-cmp.png and w12-zoom.png, main first. The rest of the hem as before; the tip's own
+#: taper is what is left of AF's "torn triangle edges".)
+MOST_CLOSE = 0.08
 #: ...and at three quarters over the three bobs (main 0.126 on average; now 0.048).
 #: (0.09 -> 0.1, 2 December, pass 38, knowingly: bob38 hangs the bob's sides near the cheek, and at 3/4 the far side shows
 #: as a strip 2 to 4 px wide whose columns' hem steps count; 0.094 over W#3, W#12, Q#7 in the whole suite after the

@@ -232,6 +232,12 @@ BOB_JITTER = 0.003
 # nape, all from 75 to 105 degrees): falling where they left the head, the sides hung behind the ear's front, which
 # showed between the flaps and the cheek (blind review M's "the ears poke out between the flaps").
 BOB_FORWARD = 20.0
+# ...but none of them ends up further forward than this azimuth (degrees from the face): those falling in front of it
+# (the temples', the swept front band's) turn back to it as they fall, so the front locks hang behind the jaw's angle
+# along the jaw line. Turned 20 degrees forward, strands falling by the ear hung at 55 to 60 degrees, over the cheek's
+# back third, the jaw and, curled under, towards the mouth at 3/4 (blind review AF's "in the 3/4 view the front lock
+# slices across the cheek and jaw", #10 and #3; tests/render/test_bob_lock_review_af.py).
+BOB_BEHIND = 80.0
 # ...and metres more over the head at the sides (``sin(az)**2``) from 50 degrees under the crown to the skull's centre,
 # where the strands start to fall: lying close to the skull down to there, they stood out at once to clear the ear, a
 # notch of backdrop over each flap in the front and 3/4 portraits (blind review M's "gap between the cheek and the
@@ -263,7 +269,10 @@ BOB_ROOTS = 0.96
 # body: at their full clearance (6 to 22 mm, and BOB_ROUND's swell, which is for the ear) the sides hung 11 to 18 mm off
 # the cheek and the jaw, a helmet with the backdrop between it and the cheek at 3/4 (blind review AB's #11: "standing a
 # finger's width off the cheek"; tests/body/test_bob_cheek_review_ab.py).
-BOB_CHEEK = (0.8, (20.0, 35.0, 72.0, 88.0))
+# (All to 78, none from 94, was 72 and 88: since the front locks hang at 80 degrees, BOB_BEHIND, held out at their
+# full clearance there the bob's hem flared out wide under the jaw from the front. To 85 and 100, the sides' ends,
+# drawn in further, hung as points at the hem's corners from behind: review O's light hem 57 against its 42.)
+BOB_CHEEK = (0.8, (20.0, 35.0, 78.0, 94.0))
 # ...and over how many metres of each card from its root it reaches its volume over the crown (:func:`.scalp.loft`):
 # cards rooted under the lofted hair rise to it at a slant, as hair lifted at the root, not at once (a row of
 # shingles standing on end).
@@ -324,7 +333,9 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 
     def target(az, i):
         a = np.abs(az)
-        return np.sign(az) * (a - BOB_FORWARD * smoothstep(30.0, 75.0, a) * smoothstep(150.0, 105.0, a))
+        # (...but none further forward than BOB_BEHIND: the front locks fall behind the jaw's line)
+        return np.sign(az) * np.maximum(a - BOB_FORWARD * smoothstep(30.0, 75.0, a) * smoothstep(150.0, 105.0, a),
+                                        BOB_BEHIND)
 
     fall = Fall(end, target, c[1], c[1] - 0.05, clearance, rng.uniform(0.0, 0.003, S))
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.4), height=height, fall=fall, points=12 if lod == 0 else 9)
