@@ -13,7 +13,7 @@ inside it turned down and back (dark under the key light above), the cheek's top
 a normal map draws a crease finer than its mesh (tests/render/test_smile_eyes_review_af.py).
 
 >>> round(CREASE_DOWN * 1000, 1), round(CREASE_ACROSS * 1000, 1)
-(7.0, 15.0)
+(8.0, 15.0)
 """
 
 from __future__ import annotations
@@ -28,14 +28,14 @@ __all__ = ["CREASE_ACROSS", "CREASE_DOWN", "CREASE_TILT", "ROLL_TILT", "lid_crea
 # the middle it runs at the middle (the smiling lower lid's lashes sit 0 to 2 mm under it, the roll 4 to 5 mm under
 # those). Its ends fade out from FADE_ENDS of the half-width (the eye's corners, where the crow's feet would be).
 CREASE_ACROSS = 0.015
-CREASE_DOWN = 0.007
+CREASE_DOWN = 0.008
 FADE_ENDS = (1.0, 0.6)
 # The roll's underside (inside the ellipse, radii INSIDE from it, a Gaussian's half-width WIDTH) turned down and back by
 # CREASE_TILT, the cheek's top outside it (OUTSIDE) up by ROLL_TILT: lengths added to a unit normal before it is made
 # unit again (1.0 about 45 degrees off a forward-facing normal).
-INSIDE, OUTSIDE, WIDTH = 0.86, 1.2, 0.12
-CREASE_TILT = (0.0, -0.8, -0.6)
-ROLL_TILT = (0.0, 0.6, 0.0)
+INSIDE, OUTSIDE, WIDTH = 0.9, 1.22, 0.13
+CREASE_TILT = (0.0, -0.55, -0.4)
+ROLL_TILT = (0.0, 0.5, 0.0)
 # How far the smile moves a vertex (metres) for none of the turn to all of it: skin it leaves in place keeps its light.
 MOVED = (0.001, 0.003)
 
@@ -46,12 +46,12 @@ def lid_crease(moved: np.ndarray, normals: np.ndarray, delta: np.ndarray, skin: 
     from rest, with the lower lids' crease turned into them (see :data:`CREASE_DOWN`) on the ``skin`` vertices (V,
     bool) that face forward at rest (``rest_normals``); ``eyes`` (2, 3) the eyes' middles. Unit length again.
 
-    >>> p = np.array([[0.029, -0.0055, 0.0], [0.029, -0.0085, 0.0], [0.029, 0.004, 0.0]])   # the roll, the cheek, the lid
+    >>> p = np.array([[0.029, -0.0072, 0.0], [0.029, -0.0098, 0.0], [0.029, 0.004, 0.0]])   # the roll, the cheek, the lid
     >>> n = np.tile([0.0, 0.0, 1.0], (len(p), 1))
     >>> out = lid_crease(p, n, np.full_like(p, 0.004), np.ones(len(p), bool), np.array([[-0.029, 0.0, 0.0],
     ...                  [0.029, 0.0, 0.0]]), n)
     >>> (out.round(2) + 0.0).tolist(), bool(np.allclose(np.linalg.norm(out, axis=1), 1))
-    ([[0.0, -0.72, 0.69], [0.0, 0.5, 0.87], [0.0, 0.0, 1.0]], True)
+    ([[0.0, -0.67, 0.74], [0.0, 0.44, 0.9], [0.0, 0.0, 1.0]], True)
     """
     unit = float(np.linalg.norm(eyes[0] - eyes[1])) / EYES_APART
     p = moved[:, :2].astype(np.float64)
