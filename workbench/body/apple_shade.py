@@ -36,7 +36,7 @@ __all__ = ["APPLE_ACROSS", "APPLE_AT", "APPLE_CLEAR", "APPLE_LIFT", "APPLE_RADIU
 # clear, the side towards the key light 1.06 to 1.21 L* of step; 1.0 with 0.5 across, 1.45 to 1.54.)
 APPLE_AT = (0.002, 0.023)
 APPLE_RADIUS = 0.012
-APPLE_RELIEF = 1.3
+APPLE_RELIEF = 1.0
 APPLE_LIFT = 0.5
 APPLE_ACROSS = 0.5
 # None of the turn within APPLE_CLEAR[0] of the eye's middle, all from APPLE_CLEAR[1] (metres on the reference face):

@@ -49,8 +49,8 @@ SMILE_OPEN = {"mouthSmileLeft": 0.85, "mouthSmileRight": 0.85, "mouthUpperUpLeft
 # was thinned (details.EVERY_FACE): thinned by both, its top rolled over forwards in the smile (the lip's inner face
 # turned down, a fold 0.5 mm deep at the middle) and mouthSmile's upper teeth measured 7.3 mm inside it, tests/body/
 # test_mouth.py. (The upper lip likewise, since review G's rest face thinned it too.)
-THIN_LIPS = {"mouth/mouth-upperlip-volume-decr": 0.4 * (1.0 - EVERY_FACE["mouth/mouth-upperlip-volume-decr"]),
-             "mouth/mouth-lowerlip-volume-decr": 0.4 * (1.0 - EVERY_FACE["mouth/mouth-lowerlip-volume-decr"])}
+THIN_LIPS = {"mouth/mouth-upperlip-volume-decr": 1.0 - EVERY_FACE["mouth/mouth-upperlip-volume-decr"],
+             "mouth/mouth-lowerlip-volume-decr": 1.0 - EVERY_FACE["mouth/mouth-lowerlip-volume-decr"]}
 # The corners of ``smileOpen`` kept closed (:func:`_closed_corners`): the lips parted on the teeth over the whole
 # width, so at each corner the cavity showed as a black triangle (blind review C: "a grimace"). Every vertex within
 # about CORNER_SEAL of a corner (the lips' inner edge's end; metres for the reference face) moves as the corner does,
@@ -72,7 +72,7 @@ CORNER_SEAL = 0.0096
 # 3.4 mm. The lid's skin then needs LID_CLEAR 1.2 mm: at 0.4 mm a speck of the eyeball showed through a fold under it.
 # At 0.8 the large eyes of a narrow face showed white specks under both lower lids in blind review E: 0.65, 3.0 mm;
 # "the eyes don't squint" in review M: 0.8 again, cheekSquint 1.0, 3.4 to 3.6 mm, the lids kept clear by smileLids.)
-SMILE_EYES = {"cheekSquintL": 1.0, "eyeSquintL": 1.0}          # (L: both sides, as in workbench.body.face)
+SMILE_EYES = {"cheekSquintL": 1.0, "eyeSquintL": 0.8}          # (L: both sides, as in workbench.body.face)
 LID_CLEAR = 0.0012
 LID_RINGS = 3
 # At most this many rounds of unfolding mouthSmile's sum and pushing its lids clear again (:func:`extra_shapes`): each

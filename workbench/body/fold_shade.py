@@ -40,7 +40,7 @@ GROOVE_AT = -0.001
 GROOVE_WIDTH = 0.004
 GROOVE_LIP_WIDTH = 0.007
 GROOVE_TILT = (0.0, -0.6, -0.8)
-GROOVE_DEPTH = 1.3
+GROOVE_DEPTH = 1.15
 # The cheek's side of the crease rolled up towards the light (metres across the line, the Gaussian's half-width, the
 # direction and how far, as the groove's): the raised cheek rounding over into the fold, lit over its shade. (Without
 # it, with the mesh's own crease evened, review X's fold step fell to 0.51 on its #2; a deeper groove instead, 1.3,
