@@ -31,7 +31,8 @@ __all__ = ["GROOVE_AT", "GROOVE_CLEAR", "GROOVE_END", "GROOVE_LIP_WIDTH", "GROOV
 # The groove's middle (metres across the fold's line, + towards the cheek: on the lip's side, where the skin turns into
 # the crease) and its half-width (a Gaussian's), on the reference face; the direction the normals on it turn to
 # (down and back: darker under every light from above and in front) and how far at its middle (the length added to a
-# unit normal before it is made unit again: 0.8, about 35 degrees off a forward-facing normal).
+# unit normal before it is made unit again; 0.8 until smile42, deeper since blind review AF's "no nasolabial deepening":
+# 1.3 with the apples' relief at 1.3, review AD's #4 drew a pit, 7.79 L* against 7.0, tests/render/test_smile_pits_review_ad.py).
 # Turned in after the smile's normals are evened (workbench.body.smile_smooth), the groove's half-width is GROOVE_WIDTH
 # on the cheek's side of its middle and GROOVE_LIP_WIDTH on the lip's: at 4 mm on both it turned one row of the coarse
 # mesh's vertices, a dark blot a vertex wide in every close-up ("a dirty moustache", blind review Z); 7 mm on both
