@@ -120,7 +120,7 @@ def groove(moved: np.ndarray, normals: np.ndarray, skin: np.ndarray, eyes: np.nd
     >>> out = groove(p, n, np.ones(len(p), bool), np.array([[-0.03, 0.0, 0.0], [0.03, 0.0, 0.0]]),
     ...              np.array([[-0.025, -0.07, 0.0], [0.025, -0.07, 0.0]]), n)
     >>> (out.round(2) + 0.0).tolist(), bool(np.allclose(np.linalg.norm(out, axis=1), 1))   # rolled up; not; unit length
-    ([[0.0, 0.3, 0.95], [0.0, 0.0, 1.0]], True)
+    ([[0.0, 0.29, 0.96], [0.0, 0.0, 1.0]], True)
     >>> wing = np.array([[0.0205, -0.040, 0.0]])          # just under the nose's wing: lit as at rest, nearly
     >>> calm = groove(wing, np.array([[0.0, -0.5, 0.866]]), np.ones(1, bool), np.array([[-0.03, 0.0, 0.0], [0.03, 0.0, 0.0]]),
     ...               np.array([[-0.025, -0.07, 0.0], [0.025, -0.07, 0.0]]), np.array([[0.0, 0.0, 1.0]]))
