@@ -146,9 +146,12 @@ def test_the_smile_is_lit_as_it_is_shaped(k):
     between vertices, whose own drew blots a vertex wide, blind review Z's "dirty moustache",
     tests/render/test_smile_blots_review_z.py; the rest face's light, this test's defect, is still 15 degrees off.)
     (6.5 until smile39: the raised apples' normals turned as a bump's, up to 50 degrees on the apple's top, on purpose,
-    workbench.body.apple_shade, review AC's "no cheek raise": 6.83 / 7.28 on faces 1 / 2 since.)"""
+    workbench.body.apple_shade, review AC's "no cheek raise": 6.83 / 7.28 on faces 1 / 2 since.) (7.5 until smile42:
+    the smiling lower lids' crease turned into the normals as a normal map would draw it, on purpose,
+    workbench.body.lid_crease, review AF's "no eye squint": faces 0 / 1 / 2 6.44 / 6.75 / 7.31 on main, 7.31 / 8.16 /
+    8.46 since; the rest face's light, this test's defect, is 15.)"""
     got = smile(k)
-    assert got["off"] < 7.5, got
+    assert got["off"] < 9.0, got
 
 
 @pytest.mark.parametrize("k", range(len(FACES)))

@@ -25,6 +25,7 @@ from .apple_shade import round_apples
 from .corner_shade import SOFT_BALL, rest_normals, seam_share, soft_corners
 from .expressions import EYES_APART, SMILE_EYES, SYNTHETIC, inner_corners
 from .fold_shade import groove
+from .lid_crease import lid_crease
 from .lod import Piece
 from .mesh import body_key, body_of, dense_morph_deltas, dense_morph_deltas_of
 from .mesh import vertex_normals as _vertex_normals
@@ -241,6 +242,8 @@ def _turned(key: tuple) -> dict[str, tuple[np.ndarray, np.ndarray]]:
             normals = groove(moved, broad_normals(normals, tris, share), skin, eyes, moved[corners], rest)
             # (the raised apples' roundness, which the coarse mesh and the evening flatten: workbench.body.apple_shade)
             normals = round_apples(moved, normals, moved - m.positions, skin, eyes, moved[corners], rest)
+            # (the squinting lower lids' roll and crease, finer than the mesh: workbench.body.lid_crease)
+            normals = lid_crease(moved, normals, moved - m.positions, skin, eyes, rest)
         turn = normals - soft
         turn *= free
         keep = skin & near & (np.einsum("nc,nc->n", turn, turn) >= MIN_TURN ** 2)

@@ -31,7 +31,8 @@ __all__ = ["GROOVE_AT", "GROOVE_CLEAR", "GROOVE_END", "GROOVE_LIP_WIDTH", "GROOV
 # The groove's middle (metres across the fold's line, + towards the cheek: on the lip's side, where the skin turns into
 # the crease) and its half-width (a Gaussian's), on the reference face; the direction the normals on it turn to
 # (down and back: darker under every light from above and in front) and how far at its middle (the length added to a
-# unit normal before it is made unit again: 0.8, about 35 degrees off a forward-facing normal).
+# unit normal before it is made unit again; 0.8 until smile42, deeper since blind review AF's "no nasolabial deepening":
+# 1.3 with the apples' relief at 1.3, review AD's #4 drew a pit, 7.79 L* against 7.0, tests/render/test_smile_pits_review_ad.py).
 # Turned in after the smile's normals are evened (workbench.body.smile_smooth), the groove's half-width is GROOVE_WIDTH
 # on the cheek's side of its middle and GROOVE_LIP_WIDTH on the lip's: at 4 mm on both it turned one row of the coarse
 # mesh's vertices, a dark blot a vertex wide in every close-up ("a dirty moustache", blind review Z); 7 mm on both
@@ -40,7 +41,7 @@ GROOVE_AT = -0.001
 GROOVE_WIDTH = 0.004
 GROOVE_LIP_WIDTH = 0.007
 GROOVE_TILT = (0.0, -0.6, -0.8)
-GROOVE_DEPTH = 0.8
+GROOVE_DEPTH = 1.15
 # The cheek's side of the crease rolled up towards the light (metres across the line, the Gaussian's half-width, the
 # direction and how far, as the groove's): the raised cheek rounding over into the fold, lit over its shade. (Without
 # it, with the mesh's own crease evened, review X's fold step fell to 0.51 on its #2; a deeper groove instead, 1.3,
@@ -119,7 +120,7 @@ def groove(moved: np.ndarray, normals: np.ndarray, skin: np.ndarray, eyes: np.nd
     >>> out = groove(p, n, np.ones(len(p), bool), np.array([[-0.03, 0.0, 0.0], [0.03, 0.0, 0.0]]),
     ...              np.array([[-0.025, -0.07, 0.0], [0.025, -0.07, 0.0]]), n)
     >>> (out.round(2) + 0.0).tolist(), bool(np.allclose(np.linalg.norm(out, axis=1), 1))   # rolled up; not; unit length
-    ([[0.0, 0.3, 0.95], [0.0, 0.0, 1.0]], True)
+    ([[0.0, 0.29, 0.96], [0.0, 0.0, 1.0]], True)
     >>> wing = np.array([[0.0205, -0.040, 0.0]])          # just under the nose's wing: lit as at rest, nearly
     >>> calm = groove(wing, np.array([[0.0, -0.5, 0.866]]), np.ones(1, bool), np.array([[-0.03, 0.0, 0.0], [0.03, 0.0, 0.0]]),
     ...               np.array([[-0.025, -0.07, 0.0], [0.025, -0.07, 0.0]]), np.array([[0.0, 0.0, 1.0]]))
