@@ -305,7 +305,11 @@ def _streaked(maps: dict[str, np.ndarray], key: str, streaks: float) -> np.ndarr
     if streaks >= 1.0 or key + "_plain" not in maps:
         return maps[key]
     w = np.float32(max(streaks, 0.0))
-    return (maps[key + "_plain"] * (1 - w) + maps[key] * w).astype(np.float32)
+    out = (maps[key + "_plain"] * (1 - w) + maps[key] * w).astype(np.float32)
+    # Read-only as the kept maps are: the tint's compiled loop is warmed up for read-only arrays, and a writable
+    # one would compile another signature on a service's first cloth (tests/render/test_first_preview_ready.py).
+    out.setflags(write=False)
+    return out
 
 
 @lru_cache(maxsize=8)
