@@ -4,6 +4,7 @@ and other code's copies forgotten after a day."""
 from __future__ import annotations
 
 import os
+import time
 
 import numpy as np
 import pytest
@@ -68,3 +69,17 @@ def test_a_bad_kept_file_is_made_again_and_other_codes_old_copies_are_forgotten(
     assert made == [1] and got["x"].tolist() == [0.0, 1.0]
     assert keep.read_arrays(mine)["x"].tolist() == [0.0, 1.0]
     assert not old.exists() and recent.exists() and other.exists()
+
+
+def test_of_other_codes_young_copies_only_the_newest_are_kept(tmp_path, monkeypatch):
+    """A day of edits made a copy of every kept file per edit (59 GB): past keep.RECENT_KEPT, the oldest go."""
+    monkeypatch.setenv("WORKBENCH_ASSETS_DIR", str(tmp_path))
+    folder = keep.compiled_dir()
+    folder.mkdir(parents=True)
+    now = time.time()
+    others = [folder / f"thing-v1-{i:012x}{keep.KEPT_SUFFIX}" for i in range(keep.RECENT_KEPT + 3)]
+    for i, path in enumerate(others):     # the first the newest, all younger than a day
+        keep.write_arrays(path, {"x": np.zeros(2)})
+        os.utime(path, (now - 60 * i, now - 60 * i))
+    keep.kept("thing-v1", lambda: {"x": np.arange(2.0)}, {"x": (2,)})
+    assert [p.exists() for p in others] == [True] * keep.RECENT_KEPT + [False] * 3

@@ -163,18 +163,35 @@ def read_arrays(path: Path) -> dict:
     return out
 
 
+# How many other codes' copies of one name are kept when younger than a day: a developer's worktrees (each its own
+# code, :func:`code_digest`) use theirs at once, and each edit of the body's code makes every kept file again
+# (about 70 files, 170 MB a code): with only the day's rule the folder grew to 59 GB in one day of edits.
+RECENT_KEPT = 8
+
+
 def _forget_older(path: Path, name: str) -> None:
-    """Remove ``name``'s arrays kept by other code (another :func:`code_digest`) more than a day ago: an
-    upgraded generator otherwise leaves every earlier version's behind (tens of MB each)."""
+    """Remove ``name``'s arrays kept by other code (another :func:`code_digest`): those more than a day old,
+    and of the younger ones all but the :data:`RECENT_KEPT` newest. An upgraded generator otherwise leaves
+    every earlier version's behind (tens of MB each)."""
     cutoff = time.time() - 86_400
+    recent = []
     for suffix in (KEPT_SUFFIX, ".npz"):   # (.npz: the form kept arrays had before)
         for other in path.parent.glob(f"{name}-*{suffix}"):
             try:
-                if other != path and other.name[len(name) + 1:-len(suffix)].isalnum() \
-                        and other.stat().st_mtime < cutoff:
+                if other == path or not other.name[len(name) + 1:-len(suffix)].isalnum():
+                    continue
+                when = other.stat().st_mtime
+                if when < cutoff:
                     other.unlink()
+                else:
+                    recent.append((when, other.name, other))
             except OSError:
                 pass
+    for _, _, other in sorted(recent, reverse=True)[RECENT_KEPT:]:
+        try:
+            other.unlink()
+        except OSError:
+            pass
 
 
 def _check_kept(data: dict, shapes: dict[str, tuple] | None, check) -> None:
