@@ -5,8 +5,8 @@ that shows it in the reference studio (:func:`workbench.options.colour.albedo_fo
 colour pipeline; the texture's average over the body is that albedo within a few levels) and adds,
 where the body's own geometry says: lip colour, a cheek flush (no eyebrows: the ``Eyebrows`` mesh's hairs
 are the brows, :mod:`.brows`; the ``brows`` mask is the roughness's, :mod:`.pores`), a soft crease above the
-upper lids, warmer nose tip and ears, lighter palms, soles and nails, a faint mottling so large areas are not
-flat (drawn in space, so the UV islands' seams do not show), and the mouth's lining, lip-coloured at the lips
+upper lids, warmer nose tip and ears, a cooler beard's ground and a yellower forehead, lighter palms, soles and
+nails, a faint mottling so large areas are not flat (drawn in space, so the UV islands' seams do not show), and the mouth's lining, lip-coloured at the lips
 and dark red deeper in (:mod:`.mouth`).
 
 1. :func:`features` finds those places once per gender on a reference body (the average shape):
@@ -82,8 +82,12 @@ GULLET = (0.03, 0.06, (0.8, 1.0, 1.0))
 # The a* the nose tip and ears (WARM_RED) and the cheeks' flush (FLUSH_RED) add to the skin's albedo: the first on the
 # deepest tone, plus the second times paleness (:func:`.tone.paleness`). WARM_RED was (2.5, 6.0) before blind review T;
 # the flush was kept as it was (review F's bound holds it: redness shows less on deep skin).
+# FLUSH_RED was (3.5, 7.0) before blind review AG ("waxy orange skin", one tint over the head): the pale tone's cheeks
+# 6.5 a* over the face in the texture (review F's bound allows 7), and its b* step 4.0 - 4.5 times paleness (was 2.0 -
+# 3.0): the forehead's yellow (FOREHEAD_SHIFT) lifts the face's b*, and the flush stays no bluer than the face on a
+# mid or deep tone (tests/body/test_skin_colour.py: no bruise).
 WARM_RED = (7.0, 1.5)
-FLUSH_RED = (4.5, 8.5)
+FLUSH_RED = (4.5, 11.0)
 # The beard's ground (the ``beard`` mask): its top edge BEARD_TOP[0] over the mouth's corners at the face's middle,
 # rising BEARD_TOP[1] metres per metre out from 22 mm beside it (towards the ear lobe), on the reference face.
 BEARD_TOP = (0.008, 0.9)
@@ -402,7 +406,7 @@ def skin_texture(tone: str, gender: str, size: int = SKIN_SIZE) -> np.ndarray:
     # fell below the tone, tests/render/test_skin_light.py.)
     # (From mid tones down the nose, ears and cheeks were within 2.5 to 3.5 a* of the forehead as shown, "muddy mid-tones,
     # no redness at the nose, ears or cheeks", blind review T #6 and #1: WARM_RED, the pale tone's as before; the cheeks'
-    # FLUSH_RED kept, held by review F's bound.)
+    # FLUSH_RED kept, held by review F's bound; raised for review AG, see FLUSH_RED.)
     toward(shifted(base, -1.0 * pale, WARM_RED[0] + WARM_RED[1] * pale, -0.5), "warm", 0.9)
     # The cheeks' flush wide, faint, broken by the mottling, warm on a deep tone (a bluer disc: bruises, blind review F).
     toward(shifted(base, -0.5 * pale, FLUSH_RED[0] + FLUSH_RED[1] * pale, 4.0 - 4.5 * pale), "flush",
