@@ -83,16 +83,20 @@ GULLET = (0.03, 0.06, (0.8, 1.0, 1.0))
 # deepest tone, plus the second times paleness (:func:`.tone.paleness`). WARM_RED was (2.5, 6.0) before blind review T;
 # the flush was kept as it was (review F's bound holds it: redness shows less on deep skin).
 # FLUSH_RED was (3.5, 7.0) before blind review AG ("waxy orange skin", one tint over the head): the pale tone's cheeks
-# 6.5 a* over the face in the texture (review F's bound allows 7), and its b* step 4.0 - 4.5 times paleness (was 2.0 -
-# 3.0): the forehead's yellow (FOREHEAD_SHIFT) lifts the face's b*, and the flush stays no bluer than the face on a
-# mid or deep tone (tests/body/test_skin_colour.py: no bruise).
+# 4.9 -> 5.0 a* over the face in the texture, the mid tone's 4.7 -> 5.0, and its b* step 4.0 - 4.5 times paleness (was
+# 2.0 - 3.0): the forehead's yellow (FOREHEAD_SHIFT) lifts the face's b*, and the flush stays no bluer than the face on
+# a mid or deep tone (tests/body/test_skin_colour.py: no bruise). (At (4.5, 11.0) a pale cheek under ACES turned 5.6
+# degrees towards red, tests/render/test_threejs_aces_review_r.py allows 5.)
 WARM_RED = (7.0, 1.5)
-FLUSH_RED = (4.5, 11.0)
+FLUSH_RED = (4.5, 8.5)
 # The beard's ground (the ``beard`` mask): its top edge BEARD_TOP[0] over the mouth's corners at the face's middle,
-# rising BEARD_TOP[1] metres per metre out from 22 mm beside it (towards the ear lobe), on the reference face.
-BEARD_TOP = (0.008, 0.9)
-# The CIELAB step the beard's ground takes (L*, a*, b*, times 0.5 / 0.4 / 0.4 plus paleness), and the share of it on a
-# feminine face; the forehead's (L* times paleness, a*, b* times 0.5 plus paleness).
+# rising BEARD_TOP[1] metres per metre out from 22 mm beside it (towards the ear lobe), on the reference face. (Rising
+# 0.9 it reached under the cheek's apple, whose lit top against its darker underside is the smile's raised cheek:
+# tests/render/test_smile_apples_review_ac.py.)
+BEARD_TOP = (0.004, 0.45)
+# The CIELAB step the beard's ground takes (L* times 0.5 plus paleness, a* and b* times paleness: on a deep tone its
+# colour hardly, the lips stood out of a greyer skin round them as lipstick, tests/render/test_lip_colour_review_q.py),
+# and the share of it on a feminine face; the forehead's (L* times paleness, a*, b* times paleness squared).
 BEARD_SHIFT = (-2.0, -1.2, -4.0)
 BEARD_FEMININE = 0.35
 FOREHEAD_SHIFT = (0.5, -1.0, 4.0)
@@ -414,7 +418,7 @@ def skin_texture(tone: str, gender: str, size: int = SKIN_SIZE) -> np.ndarray:
     # Cooler and yellower places, so the head is not one tint (blind review AG: "waxy orange skin"): the beard's ground
     # blue-grey (a man's shaved beard under the skin; on a woman the perioral skin's faint grey, BEARD_FEMININE of it),
     # the forehead yellower. Both show most on a pale tone, as redness does.
-    toward(shifted(base, BEARD_SHIFT[0] * (0.5 + pale), BEARD_SHIFT[1] * (0.4 + pale), BEARD_SHIFT[2] * (0.4 + pale)),
+    toward(shifted(base, BEARD_SHIFT[0] * (0.5 + pale), BEARD_SHIFT[1] * pale, BEARD_SHIFT[2] * pale),
            "beard", BEARD_FEMININE if feminine else 1.0, soften=0.7)
     toward(shifted(base, FOREHEAD_SHIFT[0] * pale, FOREHEAD_SHIFT[1], FOREHEAD_SHIFT[2] * pale ** 2), "forehead", 0.8)
     toward(shifted(base, -2.5 - 3.5 * pale, 1.0, -2.0), "lids", 0.6 if feminine else 0.45)
