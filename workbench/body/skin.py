@@ -82,11 +82,11 @@ GULLET = (0.03, 0.06, (0.8, 1.0, 1.0))
 # The a* the nose tip and ears (WARM_RED) and the cheeks' flush (FLUSH_RED) add to the skin's albedo: the first on the
 # deepest tone, plus the second times paleness (:func:`.tone.paleness`). WARM_RED was (2.5, 6.0) before blind review T;
 # the flush was kept as it was (review F's bound holds it: redness shows less on deep skin).
-# FLUSH_RED was (3.5, 7.0) before blind review AG ("waxy orange skin", one tint over the head): the pale tone's cheeks
-# 4.9 -> 5.0 a* over the face in the texture, the mid tone's 4.7 -> 5.0, and its b* step 4.0 - 4.5 times paleness (was
-# 2.0 - 3.0): the forehead's yellow (FOREHEAD_SHIFT) lifts the face's b*, and the flush stays no bluer than the face on
-# a mid or deep tone (tests/body/test_skin_colour.py: no bruise). (At (4.5, 11.0) a pale cheek under ACES turned 5.6
-# degrees towards red, tests/render/test_threejs_aces_review_r.py allows 5.)
+# FLUSH_RED was (3.5, 7.0) before blind review AG ("waxy orange skin", one tint over the head): the cheeks 4.9 -> 5.9
+# a* over the face in the texture on the pale tone (feminine), 4.7 -> 5.8 on the mid one; its b* step is 4.0 - 4.5
+# times paleness (was 2.0 - 3.0): the forehead's yellow (FOREHEAD_SHIFT) lifts the face's b*, and the flush stays no
+# bluer than the face on a mid or deep tone (tests/body/test_skin_colour.py: no bruise). (At (4.5, 11.0) a pale cheek
+# under ACES turned 5.6 degrees towards red, tests/render/test_threejs_aces_review_r.py allows 5.)
 WARM_RED = (7.0, 1.5)
 FLUSH_RED = (4.5, 8.5)
 # The beard's ground (the ``beard`` mask): its top edge BEARD_TOP[0] over the mouth's corners at the face's middle,
