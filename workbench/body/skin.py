@@ -5,8 +5,8 @@ that shows it in the reference studio (:func:`workbench.options.colour.albedo_fo
 colour pipeline; the texture's average over the body is that albedo within a few levels) and adds,
 where the body's own geometry says: lip colour, a cheek flush (no eyebrows: the ``Eyebrows`` mesh's hairs
 are the brows, :mod:`.brows`; the ``brows`` mask is the roughness's, :mod:`.pores`), a soft crease above the
-upper lids, warmer nose tip and ears, lighter palms, soles and nails, a faint mottling so large areas are not
-flat (drawn in space, so the UV islands' seams do not show), and the mouth's lining, lip-coloured at the lips
+upper lids, warmer nose tip and ears, a cooler beard's ground and a yellower forehead, lighter palms, soles and
+nails, a faint mottling so large areas are not flat (drawn in space, so the UV islands' seams do not show), and the mouth's lining, lip-coloured at the lips
 and dark red deeper in (:mod:`.mouth`).
 
 1. :func:`features` finds those places once per gender on a reference body (the average shape):
@@ -42,10 +42,11 @@ from .tone import lip_colour, paleness, shifted
 __all__ = ["SKIN_SIZE", "features", "skin_texture", "lip_corners", "reference_body"]
 
 SKIN_SIZE = 1024
-FORMAT = 17    # bumped when the masks change: the cached file is then drawn again
+FORMAT = 18    # bumped when the masks change: the cached file is then drawn again
 DENSE = ("mottle", "grain")     # noise over the whole texture, kept dense; every other mask sparse
 MASKS = ("lips", "flush", "brows", "lids", "warm", "palms", "nails", "mouth", "throat", "face", "tzone", "mottle",
-         "lipline", "upperlip", "corners", "philtrum", "undereye", "grain", "liproll", "gullet", "scalp")
+         "lipline", "upperlip", "corners", "philtrum", "undereye", "grain", "liproll", "gullet", "scalp", "beard",
+         "forehead")
 # Half the width of the lips' upper border's ramp, metres on the reference face (the face has about 0.7 texels a mm).
 LIP_EDGE = 0.0024
 # The upper lip's painted border (:func:`upper_border`): a cupid's bow, its peaks BOW_PEAK either side of the middle
@@ -81,8 +82,24 @@ GULLET = (0.03, 0.06, (0.8, 1.0, 1.0))
 # The a* the nose tip and ears (WARM_RED) and the cheeks' flush (FLUSH_RED) add to the skin's albedo: the first on the
 # deepest tone, plus the second times paleness (:func:`.tone.paleness`). WARM_RED was (2.5, 6.0) before blind review T;
 # the flush was kept as it was (review F's bound holds it: redness shows less on deep skin).
+# FLUSH_RED was (3.5, 7.0) before blind review AG ("waxy orange skin", one tint over the head): the cheeks 4.9 -> 5.9
+# a* over the face in the texture on the pale tone (feminine), 4.7 -> 5.8 on the mid one; its b* step is 4.0 - 4.5
+# times paleness (was 2.0 - 3.0): the forehead's yellow (FOREHEAD_SHIFT) lifts the face's b*, and the flush stays no
+# bluer than the face on a mid or deep tone (tests/body/test_skin_colour.py: no bruise). (At (4.5, 11.0) a pale cheek
+# under ACES turned 5.6 degrees towards red, tests/render/test_threejs_aces_review_r.py allows 5.)
 WARM_RED = (7.0, 1.5)
-FLUSH_RED = (3.5, 7.0)
+FLUSH_RED = (4.5, 8.5)
+# The beard's ground (the ``beard`` mask): its top edge BEARD_TOP[0] over the mouth's corners at the face's middle,
+# rising BEARD_TOP[1] metres per metre out from 22 mm beside it (towards the ear lobe), on the reference face. (Rising
+# 0.9 it reached under the cheek's apple, whose lit top against its darker underside is the smile's raised cheek:
+# tests/render/test_smile_apples_review_ac.py.)
+BEARD_TOP = (0.004, 0.45)
+# The CIELAB step the beard's ground takes (L* times 0.5 plus paleness, a* and b* times paleness: on a deep tone its
+# colour hardly, the lips stood out of a greyer skin round them as lipstick, tests/render/test_lip_colour_review_q.py),
+# and the share of it on a feminine face; the forehead's (L* times paleness, a*, b* times paleness squared).
+BEARD_SHIFT = (-2.0, -1.2, -4.0)
+BEARD_FEMININE = 0.35
+FOREHEAD_SHIFT = (0.5, -1.0, 4.0)
 
 
 def _smoothstep(e0, e1, x):
@@ -251,6 +268,21 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
     out["tzone"] = (np.maximum(nose_line * bridge, forehead) * front).astype(np.float32)
     # The scalp: the head above the forehead's top, from 6 to 9 cm over the eyes, all round (its sheen, :mod:`.pores`).
     out["scalp"] = (_smoothstep(eye_l[1] + 0.06 * unit, eye_l[1] + 0.09 * unit, y) * (1 - out["face"])).astype(np.float32)
+    # Where a face's colour turns cooler and yellower (blind review AG, "waxy orange skin": one tint over the whole
+    # head). The beard's ground: the upper lip under the nose, the chin and the jaw up to a line from the mouth's
+    # corners rising towards the ear lobe, fading on the throat under the jaw (a shaved beard's blue-grey shadow on a
+    # man, the thinner, greyer skin round a woman's mouth). Kept under the cheeks' flush (which ends at the mouth's
+    # height) and off the neck's front below the jaw, the bare skin the flush's test measures against.
+    dx = np.abs(x - mid_x) / unit
+    rise = slit + (BEARD_TOP[0] + BEARD_TOP[1] * np.clip(dx - 0.022, 0, None)) * unit
+    upper_lip = _smoothstep(0.026, 0.018, dx) * _smoothstep(nose[1] - 0.004 * unit, nose[1] - 0.012 * unit, y)
+    jaw = _smoothstep(rise + 0.012 * unit, rise - 0.010 * unit, y) * _smoothstep(0.075, 0.06, dx)
+    under = _smoothstep(slit - 0.075 * unit, slit - 0.045 * unit, y)
+    deep_side = _smoothstep(eye_l[2] - 0.10 * unit, eye_l[2] - 0.07 * unit, z) * _smoothstep(-0.6, -0.2, N[..., 2])
+    out["beard"] = (np.maximum(upper_lip, jaw) * under * deep_side * _smoothstep(0.4, 0.0, out["flush"])).astype(np.float32)
+    # The forehead, between the brows' top and the hairline: yellower than the cheeks (less blood close under it).
+    out["forehead"] = (_smoothstep(eye_l[1] + 0.028 * unit, eye_l[1] + 0.042 * unit, y)
+                       * _smoothstep(0.062, 0.042, dx) * front * (1 - out["scalp"])).astype(np.float32)
 
     # Brows, shaped as real ones are: a full, rounded head just above the inner corner of the eye, rising
     # to an arch over the outer edge of the iris, then a tail tapering down and thin; on the brow ridge
@@ -378,11 +410,17 @@ def skin_texture(tone: str, gender: str, size: int = SKIN_SIZE) -> np.ndarray:
     # fell below the tone, tests/render/test_skin_light.py.)
     # (From mid tones down the nose, ears and cheeks were within 2.5 to 3.5 a* of the forehead as shown, "muddy mid-tones,
     # no redness at the nose, ears or cheeks", blind review T #6 and #1: WARM_RED, the pale tone's as before; the cheeks'
-    # FLUSH_RED kept, held by review F's bound.)
+    # FLUSH_RED kept, held by review F's bound; raised for review AG, see FLUSH_RED.)
     toward(shifted(base, -1.0 * pale, WARM_RED[0] + WARM_RED[1] * pale, -0.5), "warm", 0.9)
     # The cheeks' flush wide, faint, broken by the mottling, warm on a deep tone (a bluer disc: bruises, blind review F).
-    toward(shifted(base, -0.5 * pale, FLUSH_RED[0] + FLUSH_RED[1] * pale, 2.0 - 3.0 * pale), "flush",
+    toward(shifted(base, -0.5 * pale, FLUSH_RED[0] + FLUSH_RED[1] * pale, 4.0 - 4.5 * pale), "flush",
            0.62 if feminine else 0.6, soften=0.45, broken=0.35)
+    # Cooler and yellower places, so the head is not one tint (blind review AG: "waxy orange skin"): the beard's ground
+    # blue-grey (a man's shaved beard under the skin; on a woman the perioral skin's faint grey, BEARD_FEMININE of it),
+    # the forehead yellower. Both show most on a pale tone, as redness does.
+    toward(shifted(base, BEARD_SHIFT[0] * (0.5 + pale), BEARD_SHIFT[1] * pale, BEARD_SHIFT[2] * pale),
+           "beard", BEARD_FEMININE if feminine else 1.0, soften=0.7)
+    toward(shifted(base, FOREHEAD_SHIFT[0] * pale, FOREHEAD_SHIFT[1], FOREHEAD_SHIFT[2] * pale ** 2), "forehead", 0.8)
     toward(shifted(base, -2.5 - 3.5 * pale, 1.0, -2.0), "lids", 0.6 if feminine else 0.45)
     toward(shifted(base, -2.0 - 1.5 * pale, 1.5, -2.5), "undereye", 0.8)
     # Palms, soles and nails are lighter; dark skin much more so (melanin is sparse there).
