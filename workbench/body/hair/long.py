@@ -52,8 +52,15 @@ LONG_DENSE = (2.5, 1.0)
 BACK = 152.0
 # Hair falling down the back turns to its azimuth from BACK_TURN skull radii under the skull's centre to BACK_PART
 # metres over the shoulders' joints (as the front locks, from 0.9 radii to 1 cm over them, it came down over the
-# shoulders' back corners and a hood beside the neck, held out there from the jaw: review G's "wings").
-BACK_TURN, BACK_PART = 0.4, 0.12
+# shoulders' back corners and a hood beside the neck, held out there from the jaw: review G's "wings"). From 0.4 radii
+# it swung behind the head from the ear lobe down, hidden behind the neck from the front: the backdrop showed between
+# the neck and the front locks, two curtains standing off it (blind review AG's #7 and #12); from 0.7 it hangs on
+# beside the nape to under the jaw before it turns, so the front sees hair behind the neck
+# (tests/render/test_long44_review_ag.py). (From 0.8 radii, or turned to 10 or 11 cm over the joints, the back lost
+# its rounding over the blades, 11.5 mm on review AC's #4 against test_long_back_review_ac's 12, and drew review L's
+# bands, 0.048 against test_long_hair_review_l's 0.047; from 0.9 to 9 cm, it came out over the trapezius at three
+# quarters, test_long_flare_review_ad's cape 5.2 cm against its 5.)
+BACK_TURN, BACK_PART = 0.7, 0.12
 # The front locks' azimuths (degrees from the face) where they hang: from the first figure to the first plus the second,
 # by the third power of where they start to fall (their azimuth over FRONT: 0.6 to 1 for most, the hair is swept aside
 # over the head), each card up to the fourth off it. (16 + 26 times the 1.5th power, 5 off: 30 to 50 degrees at the
