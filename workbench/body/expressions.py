@@ -466,6 +466,8 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
     # (the lower lids' outer halves raised further, workbench.body.smile_squint: after the sum's evening, which spread
     # it onto the cheek under the lids, creasing it)
     fixed = _plus(fixed, outer_lift(positions, groups, units, unit))
+    if triangles is not None:
+        fixed = _unfold(positions, triangles, *fixed)
     # (and the squint's drop taken off the upper lids: workbench.body.smile_lids)
     out["smileLids"] = _plus(_plus(fixed, (smile[0], -smile[1])),
                              upper_lids_kept(positions, groups, units, SMILE_EYES["eyeSquintL"], unit))

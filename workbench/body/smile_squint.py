@@ -30,7 +30,7 @@ OUTER_MORE = 0.8
 # under the pupil, which review R's test holds open), all from ACROSS[1]; none from CORNER[1] out (the outer corner, where
 # the lids meet), all within CORNER[0].
 ACROSS = (0.006, 0.011)
-CORNER = (0.014, 0.020)
+CORNER = (0.011, 0.016)
 # Up and down (metres under the eye's middle): none from BELOW[0] up (the upper lid, workbench.body.smile_lids), all from
 # BELOW[1] down to DOWN[0], none from DOWN[1] down: the lid and its roll rise, the cheek under them is the smile's raise's
 # own (lifted down to 16 mm under the eye, the cheek's skin under the lid bent over 30 degrees at 4 to 5 more edges of a
@@ -45,9 +45,9 @@ def outer_lift(positions: np.ndarray, groups, units: dict, unit: float) -> tuple
     of the lid; ``positions`` at rest (metres, facing +z), ``groups`` the body mesh's (its ``helper-l-eye`` and
     ``helper-r-eye``), ``unit`` the face's size against the reference face's.
 
-    A vertex under the eye's middle moves none of it, one 10 mm out all, one at the outer corner none:
+    A vertex under the eye's middle moves none of it, one 11 mm out all, one at the outer corner none:
 
-    >>> p = np.array([[0.030, -0.004, 0.0], [0.040, -0.004, 0.0], [0.050, -0.004, 0.0], [0.040, 0.003, 0.0]])
+    >>> p = np.array([[0.030, -0.004, 0.0], [0.041, -0.004, 0.0], [0.050, -0.004, 0.0], [0.041, 0.003, 0.0]])
     >>> groups = {"helper-l-eye": [4], "helper-r-eye": [5]}
     >>> p = np.vstack([p, [[0.030, 0.0, 0.0], [-0.030, 0.0, 0.0]]])
     >>> squint = (np.arange(4, dtype=np.int32), np.tile(np.float32([0.0, 0.004, 0.0]), (4, 1)))
