@@ -27,6 +27,7 @@ from .lining import behind_cheeks
 from .lip_lift import border_even, lower_arc, lower_hold, lower_thin, mouth_arc, mouth_bend, upper_middle, upper_thin
 from .smile_lids import upper_lids_kept
 from .smile_rise import CORNER_RAISE, corner_raise, upper_rise
+from .smile_squint import outer_lift
 from .soften import cheek_turn, lip_edge, rings, soften, still_skin
 
 __all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes", "inner_corners", "smoothstep"]
@@ -462,6 +463,11 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         even = _unfold(positions, triangles, *raised)
         share = _at(raise_, even[0])[:, 1:2] / np.float32(CORNER_RAISE * unit)
         fixed = _plus(raised, (even[0], share * (even[1] - _at(raised, even[0]))))
+    # (the lower lids' outer halves raised further, workbench.body.smile_squint: after the sum's evening, which spread
+    # it onto the cheek under the lids, creasing it)
+    fixed = _plus(fixed, outer_lift(positions, groups, units, unit))
+    if triangles is not None:
+        fixed = _unfold(positions, triangles, *fixed)
     # (and the squint's drop taken off the upper lids: workbench.body.smile_lids)
     out["smileLids"] = _plus(_plus(fixed, (smile[0], -smile[1])),
                              upper_lids_kept(positions, groups, units, SMILE_EYES["eyeSquintL"], unit))
