@@ -465,7 +465,7 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         fixed = _plus(raised, (even[0], share * (even[1] - _at(raised, even[0]))))
     # (the lower lids' outer halves raised further, workbench.body.smile_squint: after the sum's evening, which spread
     # it onto the cheek under the lids, creasing it)
-    fixed = _plus(fixed, outer_lift(positions, groups, units, unit))
+    fixed = _plus(fixed, outer_lift(positions, eyes, mid_x, units, unit))
     if triangles is not None:
         fixed = _unfold(positions, triangles, *fixed)
     # (and the squint's drop taken off the upper lids: workbench.body.smile_lids)

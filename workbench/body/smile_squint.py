@@ -39,27 +39,27 @@ BELOW = (0.0, 0.002)
 DOWN = (0.007, 0.012)
 
 
-def outer_lift(positions: np.ndarray, groups, units: dict, unit: float) -> tuple[np.ndarray, np.ndarray]:
+def outer_lift(positions: np.ndarray, eyes: dict[str, np.ndarray], mid_x: float, units: dict,
+               unit: float) -> tuple[np.ndarray, np.ndarray]:
     """The shape (sorted vertex indices, deltas) that raises each lower lid's outer half further (see
     :data:`OUTER_MORE`): ``units``' ``eyeSquintLeft`` / ``Right`` (name -> sorted indices, deltas) again on that part
-    of the lid; ``positions`` at rest (metres, facing +z), ``groups`` the body mesh's (its ``helper-l-eye`` and
-    ``helper-r-eye``), ``unit`` the face's size against the reference face's.
+    of the lid; ``positions`` at rest (metres, facing +z), ``eyes`` the eyes' centres (``"l"``, ``"r"``), ``mid_x``
+    the face's middle line, ``unit`` the face's size against the reference face's (as
+    :func:`~workbench.body.expressions.extra_shapes` finds them).
 
     A vertex under the eye's middle moves none of it, one 11 mm out all, one at the outer corner none:
 
     >>> p = np.array([[0.030, -0.004, 0.0], [0.041, -0.004, 0.0], [0.050, -0.004, 0.0], [0.041, 0.003, 0.0]])
-    >>> groups = {"helper-l-eye": [4], "helper-r-eye": [5]}
-    >>> p = np.vstack([p, [[0.030, 0.0, 0.0], [-0.030, 0.0, 0.0]]])
+    >>> eyes = {"l": np.array([0.030, 0.0, 0.0]), "r": np.array([-0.030, 0.0, 0.0])}
     >>> squint = (np.arange(4, dtype=np.int32), np.tile(np.float32([0.0, 0.004, 0.0]), (4, 1)))
-    >>> idx, delta = outer_lift(p, groups, {"eyeSquintLeft": squint, "eyeSquintRight": (np.zeros(0, np.int32),
+    >>> idx, delta = outer_lift(p, eyes, 0.0, {"eyeSquintLeft": squint, "eyeSquintRight": (np.zeros(0, np.int32),
     ...                         np.zeros((0, 3), np.float32))}, 1.0)
     >>> idx.tolist(), [round(float(d) * 1000, 2) for d in delta[:, 1]]
     ([1], [3.2])
     """
-    mid_x = float(np.mean([positions[groups[f"helper-{s}-eye"]].astype(np.float64).mean(0)[0] for s in "lr"]))
     full = np.zeros((len(positions), 3))
     for side, name in (("l", "eyeSquintLeft"), ("r", "eyeSquintRight")):
-        centre = positions[groups[f"helper-{side}-eye"]].astype(np.float64).mean(0)
+        centre = eyes[side]
         idx, delta = units[name]
         if not len(idx):
             continue
