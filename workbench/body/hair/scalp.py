@@ -117,6 +117,13 @@ HOLD_WANDER = 0.08
 # two cards beside the parting, a light sliver (review L's #10, 7 specks against test_bob_review_l's 6). Capped all
 # round, review L's #2 took 8 specks (main 1); held back half as far all round, review R's band came back (#2 0.40).
 HOLD_NEAR = {"bob": (20.0, 8.0, 0.12)}
+# ...and over the forehead's middle held back at least HOLD_MIDDLE[0] hairlines (within HOLD_MIDDLE[1] degrees of the
+# face's middle, fading out by HOLD_MIDDLE[2]): the wander's troughs at 7 and 11 degrees either side held it back 0.01
+# hairlines there, so the shade came down to the hairline itself, drawn to a point by the widow's peak, where the
+# bob's fringe sweeps its locks off the forehead: blind review AH's "dark triangular notch in the middle of #12's
+# forehead, like a mesh hole" (tests/render/test_bob_notch_review_ah.py: its wedge 9 pixels deep, now 2; held back
+# 0.15 the shade was gone there and the bare skin between the fringe's roots read as a pale patch).
+HOLD_MIDDLE = {"bob": (0.11, 14.0, 20.0)}
 
 
 def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
@@ -170,10 +177,12 @@ def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
 def held(style: str, azimuth: np.ndarray) -> np.ndarray:
     """Hairlines the layer's forehead line of ``style`` (one of :data:`HELD`) is held back at ``azimuth`` degrees
     from the face: :data:`FRONT_HOLD` wandering by :data:`HOLD_WANDER`, capped near the bob's parting
-    (:data:`HOLD_NEAR`).
+    (:data:`HOLD_NEAR`) and at least :data:`HOLD_MIDDLE` over the bob's forehead's middle.
 
     >>> held("short", np.array([19.6])).round(3).tolist(), held("bob", np.array([19.6, -16.4])).round(3).tolist()
     ([0.17], [0.12, 0.17])
+    >>> held("short", np.array([10.6])).round(3).tolist(), held("bob", np.array([10.6])).round(3).tolist()
+    ([0.01], [0.11])
     """
     az = np.asarray(azimuth, float)
     hold = FRONT_HOLD + HOLD_WANDER * np.sin(np.radians(az) * 20 + 1.0)
@@ -181,7 +190,10 @@ def held(style: str, azimuth: np.ndarray) -> np.ndarray:
         return hold
     centre, reach, most = HOLD_NEAR[style]
     near = smoothstep(reach, 0.5 * reach, np.abs(az - centre))
-    return hold - (hold - np.minimum(hold, most)) * near
+    hold = hold - (hold - np.minimum(hold, most)) * near
+    floor, inner, outer = HOLD_MIDDLE[style]
+    mid = smoothstep(outer, inner, np.abs(az))
+    return hold + (np.maximum(hold, floor) - hold) * mid
 
 
 def fronted(v: np.ndarray, azimuth: np.ndarray, fade: float, hold: float | np.ndarray = 0.0) -> np.ndarray:
