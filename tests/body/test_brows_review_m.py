@@ -27,8 +27,9 @@ from workbench.options import normalize_avatar_settings
 # The most a slice's skin beside the hairs may be darker than with no brow mask (8-bit luma levels).
 BESIDE = 1.0
 LUMA = np.array([0.2126, 0.7152, 0.0722])
-# Sample points per shell triangle's side (barycentric grid).
-GRID = 12
+# Sample points per shell triangle's side (barycentric grid): 16 since the feminine brows grew (brows46: at 12, #2 had
+# 49 bare samples in a slice, the guard 50).
+GRID = 16
 
 
 def _grid() -> np.ndarray:

@@ -76,8 +76,10 @@ def test_the_tail_tapers(index, most):
 
 
 def test_feminine_brows_are_about_half_the_height():
-    """The feminine brows' body (30 to 55 % along, over the eyes' distance apart; #2 and #10) at most 0.7 of the
-    masculine ones' (#3 and #8): main 0.90, now 0.58."""
+    """The feminine brows' body (30 to 55 % along, over the eyes' distance apart; #2 and #10) at most 0.75 of the
+    masculine ones' (#3 and #8): main 0.90, then 0.58; 0.73 since blind review AH ("the brows are thin, drawn lines,
+    almost invisible on pale #5 and #7": the feminine brow's head 4.4 -> 5.2 mm, workbench.body.brows.SHAPES; the
+    bound was 0.7)."""
     body = {k: np.mean([mean_over(c, 0.3, 0.55) for c in profiles(k)[1]]) for k in FACES}
     share = (body[2] + body[10]) / (body[3] + body[8])
-    assert share <= 0.7, round(float(share), 3)
+    assert share <= 0.75, round(float(share), 3)

@@ -11,7 +11,7 @@ and the upper ones lying down towards the tail, lying along the tail; a soft fil
 shape at a distance, thin at the head, where the hairs show one by one; alpha soft (the material blends: no jagged
 cut-out). The shape (:data:`SHAPES`, :func:`band`): a head over the eye's inner corner (a clear gap of skin between
 the two), at its full height to the arch's peak over the outer edge of the iris, then a tail tapering to a point, its
-top coming down most; feminine brows some half the masculine height, higher and more arched, masculine ones lower and
+top coming down most; feminine brows some three quarters of the masculine height, higher and more arched, masculine ones lower and
 nearly straight.
 
 The colour (:func:`brow_color`) is the hair's, darker and less saturated, as brows are (a muted brown under
@@ -80,8 +80,11 @@ class Shape:
 # in a portrait), the tail as tall as the head, the feminine brow as tall as the masculine one once drawn. Now the heads
 # sit over the inner corners of the eyes (a gap of 0.40 of the eyes' distance, masculine; 0.45 feminine), each brow
 # tapers from its head to a point, and the feminine brow is some half the masculine one's height, higher and more
-# arched; the masculine one low and nearly straight.
-SHAPES = {"feminine": Shape(-0.0160, 0.0120, 0.0280, 0.0182, 0.0048, 0.0044, 0.05, 360, 0.86),
+# arched; the masculine one low and nearly straight. Blind review AH ("thin, drawn lines, almost invisible on pale #5
+# and #7"): the feminine head 4.4 -> 5.2 mm, grown upwards (its line 18.2 -> 18.6 mm over the eye: its lower edge, which
+# the glasses fit under, where it was; some three quarters of the masculine brow drawn), its hairs 360 -> 420 and
+# its fill 0.86 -> 0.92 (tests/render/test_brows_review_ah.py).
+SHAPES = {"feminine": Shape(-0.0160, 0.0120, 0.0280, 0.0186, 0.0048, 0.0052, 0.05, 420, 0.92),
           "masculine": Shape(-0.0175, 0.0100, 0.0285, 0.0158, 0.0014, 0.0076, 0.08, 560, 0.8)}
 # The brow's lower edge keeps LOW of the height the brow loses towards its tail, its upper edge the rest: the top
 # comes down to the tail, the bottom stays nearly level (a brow's lower edge follows the eye's rim).
@@ -110,21 +113,25 @@ SKIN_CONTRAST = 0.55
 # "brows lost" (a pale face's black brows: 41); with the brows' reflection at the lashes' (workbench.gltf.avatar) and
 # this, 15 (tests/render/test_deep_face_review_s.py).
 DEEP_CONTRAST = (0.4, 0.2, 0.35)
+# Light hair's brows at most LIGHT_HAIR[0] + LIGHT_HAIR[1] of the hair's lightness (HLS): a blond's (#CBB392, 0.69) 0.28,
+# a light brown's hairs in a portrait (0.33 was a tan pencil line on pale skin at 288 px, blind review AH's "brows thin
+# drawn lines, almost invisible on pale #5 and #7"); dark hair's stay at 0.78 of the hair's.
+LIGHT_HAIR = (0.10, 0.26)
 
 
 def brow_color(hair: str, skin: str | None = None) -> str:
     """The brows' colour for a hair colour ('#RRGGBB'): darker and less saturated; light hair's brows darker
     still (a blond's brows are a light brown, white hair's a mid grey: at 0.47 of lightness they read on pale
-    skin as pencil dust, so light hair's brows stop at 0.35). With the skin's tone (``skin``), never lighter than
+    skin as pencil dust, so light hair's brows stop near 0.3: :data:`LIGHT_HAIR`). With the skin's tone (``skin``), never lighter than
     :data:`SKIN_CONTRAST` of its lightness (:data:`DEEP_CONTRAST` on deep skin): a deep tone's brows are darker than the
     skin, as real brows are (the hair's brown on #50352A skin was the skin's own value, and the brows disappeared, blind
     review G).
 
     >>> brow_color("#3D5390"), brow_color("#3D5390", "#50352A"), brow_color("#3D5390", "#EBB99F")
-    ('#4D3B2E', '#201913', '#4D3B2E')
+    ('#413227', '#201913', '#413227')
     """
     h, light, s = colorsys.rgb_to_hls(*hex_rgb(hair))
-    light = min(light * 0.78, 0.12 + 0.3 * light)
+    light = min(light * 0.78, LIGHT_HAIR[0] + LIGHT_HAIR[1] * light)
     if skin is not None:
         skin_light = colorsys.rgb_to_hls(*hex_rgb(skin))[1]
         least, deep, mid = DEEP_CONTRAST
