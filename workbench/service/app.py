@@ -1,10 +1,9 @@
 """HTTP handlers and the route table of the local service (Starlette).
 
-A handler parses the request (headers, query, a body read within its limit
-and decoded by the one JSON reader), calls one Backend method and renders the
-answer. Domain errors become the contract's JSON envelope in one place
-(:func:`_service_error`, in the envelope of :mod:`workbench.service.http`); unknown routes, wrong methods and unexpected faults
-get the same envelope, and every response carries ``X-Request-Id``.
+A handler parses the request (headers, query, a body read within its limit and decoded by the one JSON reader),
+calls one Backend method and renders the answer. Domain errors become the contract's JSON envelope in one place
+(:func:`_service_error`, in the envelope of :mod:`workbench.service.http`); unknown routes, wrong methods and
+unexpected faults get the same envelope, and every response carries ``X-Request-Id``.
 
 >>> import asyncio, tempfile, httpx
 >>> app = create_app(Backend(tempfile.mkdtemp(), generate_library=False))
@@ -54,6 +53,7 @@ from workbench.service.http import (
     read_json_text,
     takes_query,
 )
+from workbench.service.lazy import importing
 from workbench.service.storage import disk_full
 from workbench.service.tracking_store import Checked
 
@@ -358,8 +358,8 @@ async def local_faults(request: Request) -> Response:
 # --------------------------------------------------------------------------
 
 async def openapi(request: Request) -> Response:
-    from workbench.service.openapi import build_openapi
-
+    with importing():
+        from workbench.service.openapi import build_openapi
     return JSONResponse(build_openapi(str(request.base_url).rstrip("/")))
 
 

@@ -22,6 +22,7 @@ from workbench.files import NotOurs, link_on_the_way, read_inside, read_inside_s
 from workbench.service.db import Database
 from workbench.service.errors import ServiceError
 from workbench.service.faults import Faults
+from workbench.service.lazy import importing, ready
 from workbench.service.log import log
 from workbench.service.storage import now_ms, write_atomic
 
@@ -36,7 +37,8 @@ def _warm_generator(done: threading.Event) -> None:
     """What every avatar shares, made ready before a first request needs it (``workbench.render.warm_up``);
     ``done`` is set when it has ended (``GET /_local/health`` says ``"generator": "ready"``)."""
     try:
-        from workbench.render import warm_up
+        with importing():
+            from workbench.render import warm_up
 
         warm_up()
     except Exception:  # a first preview then makes them itself, and says what failed if it does
@@ -237,7 +239,8 @@ class Content:
         def make():
             if self.faults.take("model.generate"):
                 raise RuntimeError("injected fault (model.generate)")
-            from workbench.gltf import build_avatar
+            with importing():
+                from workbench.gltf import build_avatar
 
             return build_avatar(settings, options)
 
@@ -254,8 +257,9 @@ class Content:
         def make():
             if self.faults.take("preview.render"):
                 raise RuntimeError("injected fault (preview.render)")
-            from workbench.gltf.avatar import build_avatar_unencoded
-            from workbench.render import render_preview
+            with importing():
+                from workbench.gltf.avatar import build_avatar_unencoded
+                from workbench.render import render_preview
 
             # Drawn from the textures as arrays: encoding them into a GLB only to decode them again was a
             # sixth of a first preview; the model file is made when it is asked for.
@@ -284,6 +288,7 @@ class Content:
             if self._library_started:
                 return
             self._library_started = True
+            ready()   # (before the threads: workbench.service.lazy)
             threading.Thread(target=_warm_generator, args=(self._warm_done,), name="wb-warm", daemon=True).start()
             done = self.library_dir / ".complete"
             if done.exists() and done.read_text().strip() == self.generator:
@@ -293,7 +298,8 @@ class Content:
 
     def _write_library(self) -> None:
         try:
-            from workbench.gltf import build_animation
+            with importing():
+                from workbench.gltf import build_animation
 
             # Written whole: files of another generator (its fingerprint in .complete) are replaced.
             for gender in opts.GENDERS:
@@ -339,7 +345,8 @@ class Content:
         except OSError as e:
             log.warning("the animation file %s is not read (%s); making it again", path,
                         e.reason if isinstance(e, NotOurs) else e.strerror or e)
-        from workbench.gltf import build_animation
+        with importing():
+            from workbench.gltf import build_animation
 
         data = build_animation(gender, name)
         try:

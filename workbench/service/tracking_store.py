@@ -22,6 +22,7 @@ from workbench import options as opts
 from workbench.service.bodies import check_nesting, decode_json
 from workbench.service.db import Database
 from workbench.service.errors import ServiceError
+from workbench.service.lazy import importing
 from workbench.tracking import catalog
 
 INSERT = ("INSERT OR IGNORE INTO events (viewer_token, session_id, event_id, key, payload, ts, received_at) "
@@ -262,11 +263,12 @@ def _parquet_chunks(pages: Iterator[list[tuple]]) -> Iterator[bytes]:
     (``workbench export`` prints the list), so one old event never breaks every later export; the JSON
     lines export still carries it as stored.
     """
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+    with importing():
+        import pyarrow as pa
+        import pyarrow.parquet as pq
 
-    from workbench.tracking.lake import UNFIT_METADATA_KEY
-    from workbench.tracking.schema import SCHEMA, from_records
+        from workbench.tracking.lake import UNFIT_METADATA_KEY
+        from workbench.tracking.schema import SCHEMA, from_records
 
     sink = _Sink()
     writer = pq.ParquetWriter(pa.PythonFile(sink, mode="w"), SCHEMA, compression="zstd")
@@ -291,9 +293,10 @@ def _parquet_chunks(pages: Iterator[list[tuple]]) -> Iterator[bytes]:
 
 def _fitted(records: list[dict], first_row: int, unfit: list[dict]) -> list[dict]:
     """``records`` with every catalog payload value that its lake column cannot hold taken out, each noted in ``unfit``."""
-    import pyarrow as pa
+    with importing():
+        import pyarrow as pa
 
-    from workbench.tracking.schema import PAYLOAD_FIELDS
+        from workbench.tracking.schema import PAYLOAD_FIELDS
 
     out = []
     for n, rec in enumerate(records):

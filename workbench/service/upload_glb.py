@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import math
 
+from workbench.service.lazy import importing
+
 __all__ = ["check_glb"]
 
 
 def check_glb(data: bytes) -> list[str]:
     """Problems of a glTF 2.0 binary: header, chunks, JSON, and every view and accessor inside its buffer."""
     # Imported here: the GLB module brings numpy and the gltf package, which the service's start does not need.
-    from workbench.gltf.glb import GlbError, read_glb
+    with importing():
+        from workbench.gltf.glb import GlbError, read_glb
 
     try:
         doc, binary = read_glb(data, strict=True)  # the one reader of the GLB layout, in its strict mode
@@ -70,7 +73,8 @@ def check_glb(data: bytes) -> list[str]:
 def _check_accessor(problems: list[str], a: dict | None, where: str, views: list, view_lengths: list[int],
                     bin_chunk: bytes | None) -> None:
     """An accessor's count, its elements within its view (and its view's stride), and its sparse part."""
-    from workbench.gltf.glb import COMPONENT_DTYPES, TYPE_WIDTHS
+    with importing():
+        from workbench.gltf.glb import COMPONENT_DTYPES, TYPE_WIDTHS
 
     if a is None:
         return
@@ -107,9 +111,10 @@ def _check_sparse(problems: list[str], sparse, where: str, count: int, elem: int
                   view_lengths: list[int], bin_chunk: bytes | None) -> None:
     """A sparse accessor: at most as many substitutions as the accessor has elements, their indices and values
     within their views, the indices strictly increasing and each naming an element (glTF 2.0, 3.6.2.3)."""
-    import numpy as np
+    with importing():
+        import numpy as np
 
-    from workbench.gltf.glb import COMPONENT_DTYPES
+        from workbench.gltf.glb import COMPONENT_DTYPES
 
     if not isinstance(sparse, dict):
         problems.append(f"{where} is not an object")

@@ -25,6 +25,7 @@ from workbench.service.db import Database
 from workbench.service.errors import ServiceError
 from workbench.service.faults import Faults
 from workbench.service.jobs import JobFailed, JobLimits, JobRunner
+from workbench.service.lazy import importing
 from workbench.service.log import log
 from workbench.service.spaces import Spaces
 from workbench.service.spec import UPLOAD_LIMIT
@@ -83,13 +84,15 @@ class Viewers:
         seed = seed or token
         account = self.accounts.ensure(body.get("account", "dev"))
         if kind == "product":
-            from workbench.regeneration.product import build_product_glb
+            with importing():
+                from workbench.regeneration.product import build_product_glb
 
             write_atomic(self.dir / token / "source.glb", build_product_glb(seed))
             source = {"seed": seed}
         else:
             if template is None:
-                from workbench.regeneration.space import build_space_scene
+                with importing():
+                    from workbench.regeneration.space import build_space_scene
 
                 template = self.spaces.create_generated(account, build_space_scene(seed))
             else:
