@@ -94,8 +94,11 @@ def test_a_large_upload_is_streamed_to_disk_in_flat_memory(tmp_path):
         # the animation library and what every avatar shares (the generator's warm-up) are made in the background at
         # the first start: their memory is not the upload's (waiting for the library alone, the warm-up, which since
         # pass 46 imports after the library's thread, workbench.service.lazy, grew the peak 56 MB under load)
-        assert wait_for(lambda: (lambda h: h["animationLibrary"] == "ready" and h["generator"] == "ready")(
-            httpx.get(srv.local_url + "/health").json()["data"]), timeout=120)
+        def settled() -> bool:
+            health = httpx.get(srv.local_url + "/health").json()["data"]
+            return health["animationLibrary"] == "ready" and health["generator"] == "ready"
+
+        assert wait_for(settled, timeout=120)
         sid = make_space(srv, "splat")
         assert upload(srv, sid, "warm.splat", b"\0" * (4 << 20)).status_code == 200  # the thread pool's threads, once
         before = peak_rss_kib(srv.proc.pid)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from workbench import options as opts
 from workbench.__version__ import __version__
 from workbench.service import spec
-from workbench.service.lazy import importing
+from workbench.service.cors import token_path
 from workbench.tracking import catalog
 from workbench.tracking.fields import kind_of
 
@@ -404,9 +404,6 @@ def _add_preflights(paths: dict) -> None:
     >>> sorted(paths["/avatars/animations"]["options"]["responses"])
     ['204', '400', '405']
     """
-    with importing():
-        from workbench.service.cors import token_path
-
     for path, ops in paths.items():
         token = token_path(path.replace("{", "").replace("}", ""))
         who = "the origins of workbench serve --cors-origins (default any), Authorization allowed" if token \
