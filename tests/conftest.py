@@ -64,6 +64,23 @@ def pytest_configure(config):
                 pass
         _made_glbs.append(tempfile.mkdtemp(prefix="workbench-glbs-"))
         os.environ[built.FOLDER_VAR] = _made_glbs[0]
+    if not hasattr(config, "workerinput") and (getattr(config.option, "numprocesses", 0) or 0) > 0:
+        warm_compiled_loops()
+
+
+# The renderer's and the body's numba loops, compiled into numba's cache by one interpreter before xdist starts its
+# workers: with the cache empty (a fresh clone, or a loop's source changed) each worker and the session's service
+# compiled the same loops at once, 13.5 s of CPU each. In its own interpreter, so the controller does not hold
+# numba and the body's data through the run; with the cache full it costs 1.4 s (docs/testing.md, pass 47: the quick
+# loop from an empty cache 326 -> 292 s, its CPU 629 -> 553 s).
+WARM = "import workbench.render; workbench.render.warm_up()"
+
+
+def warm_compiled_loops() -> None:
+    """Fill numba's cache for the workers (see :data:`WARM`); a failure here is left to the tests that meet it."""
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        subprocess.run([sys.executable, "-c", WARM], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
+                       timeout=600)
 
 
 _made_glbs: list[str] = []   # the shared builds' folder, where this process made it
