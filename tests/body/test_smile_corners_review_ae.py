@@ -33,6 +33,10 @@ def lift(settings: dict) -> float:
 
 @pytest.mark.parametrize("name", list(FACES))
 def test_the_smiles_corners_stand_up_over_its_middle(name):
-    """The corners stand 0.11 of the mouth's width or more over the upper lip's inner edge at the middle. On main
-    0.083 / 0.071 / 0.087 (#2 / #6 / #9: 5.5 / 4.4 / 4.8 mm); now 0.15 / 0.13 / 0.15 (10.0 / 7.7 / 8.4 mm)."""
-    assert lift(FACES[name]) >= 0.11, round(lift(FACES[name]), 3)
+    """The corners stand 0.10 of the mouth's width or more over the upper lip's inner edge at the middle. On main
+    0.083 / 0.071 / 0.087 (#2 / #6 / #9: 5.5 / 4.4 / 4.8 mm); then 0.15 / 0.13 / 0.15 (10.0 / 7.7 / 8.4 mm).
+    **Bound moved, knowingly** (0.11 -> 0.10, pass 48): the middle's own lip, its tubercle, now rises 1.5 mm more
+    (workbench.body.lip_lift.TUBERCLE_UP: it hung into the teeth as a V, "a beak", and stepped the lip's line,
+    tests/render/test_smile_line_review_aj.py), and this measure is taken from the middle's highest point: 0.126 /
+    0.105 / 0.128; the corners themselves stand where they stood."""
+    assert lift(FACES[name]) >= 0.10, round(lift(FACES[name]), 3)

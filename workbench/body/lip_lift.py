@@ -10,7 +10,7 @@ canines, the middle teeth half covered, blind review F: "only 2-4 upper teeth sh
 here to the middle incisors' gum, a row of teeth across the mouth's width.
 
 >>> round(UPPER_MIDDLE[1] * 1000, 1), round(TUBERCLE_UP[1] * 1000, 1), LOWER_HOLD
-(2.0, 2.0, 0.85)
+(2.0, 3.5, 0.85)
 """
 
 from __future__ import annotations
@@ -33,10 +33,14 @@ __all__ = ["border_even", "lower_arc", "lower_hold", "lower_thin", "mouth_arc", 
 UPPER_MIDDLE = (0.0, 0.002, 0.0)
 UPPER_MIDDLE_RADIUS = 0.016
 UPPER_MIDDLE_REACH = 0.02
-# The tubercle, the upper lip's middle hanging below the lips' meeting line, lifted as much again (metres up) over a
+# The tubercle, the upper lip's middle hanging below the lips' meeting line, lifted further (metres up) over a
 # Gaussian TUBERCLE_RADIUS across: lifted only with the rest of the lip's middle it hung into the teeth as a pink V.
-TUBERCLE_UP = (0.0, 0.002, 0.0)
-TUBERCLE_RADIUS = 0.005
+# (2 mm over 5 mm, narrower than the two middle incisors, left the lip's line a level shelf over them with a step down
+# either side, the V's edges: "pinched and wavy, like a grimace", blind review AJ's #3, and review AH's "beak" on #6;
+# 3.5 mm over 7 mm, tests/render/test_smile_line_review_aj.py. More of the lip's sides lifted with it, RISE_SIDES 3.3
+# mm or the corners 4.5, showed the lining beside the teeth, tests/render/test_mouth_renders.py.)
+TUBERCLE_UP = (0.0, 0.0035, 0.0)
+TUBERCLE_RADIUS = 0.007
 # The share of ``smileOpen``'s drop (its jawOpen and mouthLowerDown) the skin below the lower lip keeps back
 # (:func:`lower_hold`): none at the lips' inner edge, all of LOWER_HOLD from HOLD_FROM below it down (the lower lip's
 # border and the chin; metres for the reference face), across the mouth's width and fading out to HOLD_WIDE times its
