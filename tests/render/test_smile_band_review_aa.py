@@ -10,16 +10,12 @@ a column 3 mm wide at the face's middle and at OUT mm either side of it (the can
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import UNLIT
-
-from workbench.render.raster import draw
-from workbench.render.scene import Material, Model, load_clip
+from helpers import teeth_mask
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "data"))
 import make_review_sheets as sheets  # noqa: E402
@@ -38,17 +34,7 @@ SIZE, OUT, COLUMN = 576, 14.0, 1.5
 def band(name: str) -> tuple[float, float]:
     """mm: the teeth showing at the face's middle and at OUT mm either side of it (see the module's docstring)."""
     avatar = sheets.Avatar(FACES[name])
-    glb, cam = avatar.files[SMILE], avatar.cameras[SMILE][1]
-    posed = Model(glb, max_texture=SIZE).posed(load_clip(glb), 0.0)
-
-    def grey(c: float, d) -> Material:
-        return Material(color=np.array([c, c, c, 1], np.float32), double_sided=d.material.double_sided)
-
-    mask = draw(replace(posed, draws=[replace(d, material=grey(1.0 if d.mesh_name == "Teeth" else 0.0, d))
-                                      for d in posed.draws]), cam, SIZE, lights=UNLIT)[..., 0] > 127
-    teeth = np.concatenate([d.positions for d in posed.draws if d.mesh_name == "Teeth"])
-    eye = np.linalg.inv(cam.view)[:3, 3]
-    mm = 2000 * (eye[2] - teeth[:, 2].max()) * np.tan(np.radians(cam.fov_deg) / 2) / SIZE   # mm a pixel at the teeth
+    mask, mm = teeth_mask(avatar.files[SMILE], avatar.cameras[SMILE][1], SIZE)
     cols = np.flatnonzero(mask.any(0))
     mid = (cols.min() + cols.max()) / 2
 

@@ -17,16 +17,12 @@ notches in the lip's line show as distance; a smooth U or a level line as none."
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import UNLIT
-
-from workbench.render.raster import draw
-from workbench.render.scene import Material, Model, load_clip
+from helpers import teeth_mask
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "data"))
 import make_review_sheets as sheets  # noqa: E402
@@ -45,27 +41,21 @@ SMILE = [v[0] for v in sheets.VIEWS].index("mouthSmile")
 SIZE, ENDS = 576, 0.08
 
 
+def off_curve(x: np.ndarray, top: np.ndarray) -> float:
+    """The root-mean-square distance of the line ``top`` (at ``x``) from its least-squares quartic."""
+    return float(np.sqrt(np.mean((top - np.polyval(np.polyfit(x, top, 4), x)) ** 2)))
+
+
 @cache
 def stray(name: str) -> float:
     """mm: the teeth's top edge's root-mean-square distance from its quartic fit (see the module's docstring)."""
     avatar = sheets.Avatar(FACES[name])
-    glb, cam = avatar.files[SMILE], avatar.cameras[SMILE][1]
-    posed = Model(glb, max_texture=SIZE).posed(load_clip(glb), 0.0)
-
-    def grey(c: float, d) -> Material:
-        return Material(color=np.array([c, c, c, 1], np.float32), double_sided=d.material.double_sided)
-
-    mask = draw(replace(posed, draws=[replace(d, material=grey(1.0 if d.mesh_name == "Teeth" else 0.0, d))
-                                      for d in posed.draws]), cam, SIZE, lights=UNLIT)[..., 0] > 127
-    teeth = np.concatenate([d.positions for d in posed.draws if d.mesh_name == "Teeth"])
-    eye = np.linalg.inv(cam.view)[:3, 3]
-    mm = 2000 * (eye[2] - teeth[:, 2].max()) * np.tan(np.radians(cam.fov_deg) / 2) / SIZE   # mm a pixel at the teeth
+    mask, mm = teeth_mask(avatar.files[SMILE], avatar.cameras[SMILE][1], SIZE)
     cols = np.flatnonzero(mask.sum(0) > 2)
     a, b = cols.min(), cols.max()
     xs = np.arange(int(a + ENDS * (b - a)), int(b - ENDS * (b - a)) + 1)
     top = np.array([np.flatnonzero(mask[:, c]).min() for c in xs], float) * mm
-    x = (xs - (a + b) / 2) * mm
-    return float(np.sqrt(np.mean((top - np.polyval(np.polyfit(x, top, 4), x)) ** 2)))
+    return off_curve((xs - (a + b) / 2) * mm, top)
 
 
 def test_a_step_in_the_line_is_seen():
@@ -74,10 +64,7 @@ def test_a_step_in_the_line_is_seen():
     x = np.linspace(-20, 20, 161)
     smooth = 0.01 * x ** 2
     stepped = smooth + np.where((np.abs(x) > 6) & (np.abs(x) < 12), 1.0, 0.0)
-
-    def rms(top):
-        return float(np.sqrt(np.mean((top - np.polyval(np.polyfit(x, top, 4), x)) ** 2)))
-    assert rms(stepped) >= 0.3 and rms(smooth) < 0.05, (rms(stepped), rms(smooth))
+    assert off_curve(x, stepped) >= 0.3 and off_curve(x, smooth) < 0.05, (off_curve(x, stepped), off_curve(x, smooth))
 
 
 @pytest.mark.parametrize("name", list(FACES))
