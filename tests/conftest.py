@@ -27,13 +27,35 @@ from pathlib import Path
 
 import built
 import httpx
+import httpx._transports.default as httpx_transports
 import pytest
 import suite_order
 
 import workbench
+from workbench.client import tls_context
 from workbench.service import Backend, create_app
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _shared_default_tls(verify=True, cert=None, trust_env=True):
+    """httpx's ``create_ssl_context`` for every client this process opens: its default (``verify=True``) is the
+    workbench clients' one shared context (:func:`workbench.client._base.tls_context`), anything else made as httpx
+    makes it. The suite's module-level ``httpx.get``/``post``/... calls (some 280 in the tests, each a client of its
+    own, and the servers' health polls) read the whole certificate bundle each time: about 20 ms of CPU a call, some
+    35 s of a quick loop's 420 (a py-spy profile, pass 49). Every request here is plain HTTP to loopback; no test's
+    answer depends on the context being new.
+
+    >>> _shared_default_tls() is _shared_default_tls(), _shared_default_tls(verify=False) is _shared_default_tls()
+    (True, False)
+    """
+    if verify is True and cert is None and trust_env:
+        return tls_context()
+    return _httpx_tls(verify=verify, cert=cert, trust_env=trust_env)
+
+
+_httpx_tls = httpx_transports.create_ssl_context
+httpx_transports.create_ssl_context = _shared_default_tls
 
 
 # The npm packages the tests use (the Khronos glTF-Validator, the browser pages' three and

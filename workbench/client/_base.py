@@ -15,8 +15,10 @@ answer's bounds (:class:`Exchange`), are here too, their I/O left to the senders
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import secrets
+import ssl
 import time
 import urllib.parse
 import warnings
@@ -72,6 +74,19 @@ DEFAULT_MAX_BYTES = MappingProxyType({
     "export": 4096 * MiB,    # the tracking export (local control API)
 })
 
+
+@functools.cache
+def tls_context() -> ssl.SSLContext:
+    """The TLS settings every client in this process shares: httpx's default (certifi's roots, or the files
+    ``SSL_CERT_FILE`` / ``SSL_CERT_DIR`` name when set, read at the first client), made once. Making one reads the
+    whole certificate bundle, about 20 ms of CPU: a notebook or a suite that opens many clients paid it for each
+    (httpx's advice is to share one context; the suite's module-level ``httpx.get`` calls paid it some 1,500 times a
+    quick loop).
+
+    >>> tls_context() is tls_context(), tls_context().verify_mode == ssl.CERT_REQUIRED
+    (True, True)
+    """
+    return httpx.create_ssl_context()
 
 @dataclass(frozen=True)
 class ClientConfig:

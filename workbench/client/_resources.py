@@ -409,9 +409,10 @@ class ClientCore:
         # Codings are asked for by name (never br or zstd because a compressor happens to be installed): the
         # senders decode them in bounded steps (_codings).
         http_class: Any = self._http_class  # httpx.Client with a transport, or httpx.AsyncClient with an async one
-        self._http = http_class(transport=transport, timeout=httpx.Timeout(self.config.timeout, connect=5.0),
-                                      headers={"User-Agent": B.USER_AGENT, "Accept-Encoding": ACCEPT_ENCODING},
-                                      follow_redirects=False)
+        self._http = http_class(transport=transport, verify=B.tls_context(),
+                                timeout=httpx.Timeout(self.config.timeout, connect=5.0),
+                                headers={"User-Agent": B.USER_AGENT, "Accept-Encoding": ACCEPT_ENCODING},
+                                follow_redirects=False)
         install_deadlines(self._http)
         self.avatars = Avatars(self)
         self.animations = Animations(self)
