@@ -38,6 +38,17 @@ from workbench.service import Backend, create_app
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# Where the shell sets PYTHONDONTWRITEBYTECODE (this machine's does), every pytest process compiled the package and
+# rewrote the tests' asserts again (collection 15.8 s a process against 9.2 s with compiled files, pass 49), and so did
+# every service, CLI and kernel the tests start. Here the compiled files go to a folder of their own in the temporary
+# directory, for this process and the ones it starts, not beside the sources: the tree stays as such a shell wants it
+# and the next process reads them. (.ci/run compiles and unsets the variable itself.)
+if sys.dont_write_bytecode and not sys.pycache_prefix:
+    sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "workbench-pycache")
+    sys.dont_write_bytecode = False
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+
 def _shared_default_tls(verify=True, cert=None, trust_env=True):
     """httpx's ``create_ssl_context`` for every client this process opens: its default (``verify=True``) is the
     workbench clients' one shared context (:func:`workbench.client._base.tls_context`), anything else made as httpx
