@@ -19,6 +19,7 @@ import re
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -32,7 +33,7 @@ import pytest
 import suite_order
 
 import workbench
-from workbench.client import tls_context
+from workbench.client._base import tls_context
 from workbench.service import Backend, create_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,22 +41,38 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Where the shell sets PYTHONDONTWRITEBYTECODE (this machine's does), every pytest process compiled the package and
 # rewrote the tests' asserts again (collection 15.8 s a process against 9.2 s with compiled files, pass 49), and so did
-# every service, CLI and kernel the tests start. Here the compiled files go to a folder of their own in the temporary
-# directory, for this process and the ones it starts, not beside the sources: the tree stays as such a shell wants it
-# and the next process reads them. (.ci/run compiles and unsets the variable itself.)
-if sys.dont_write_bytecode and not sys.pycache_prefix:
-    sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "workbench-pycache")
+# every service, CLI and kernel the tests start. Here the compiled files go to a folder of this user's own in the
+# temporary directory (made private to them; another's, or one others may write, is not used: a compiled file is
+# trusted by its source's time and size), for this process and the ones it starts, not beside the sources: the tree
+# stays as such a shell wants it and the next process reads them. (Only the variable: ``python -B`` is left as asked;
+# .ci/run compiles and unsets the variable itself.)
+def _pycache_folder() -> Path | None:
+    """This user's folder for compiled files in the temporary directory, made if missing; None where it is not
+    theirs alone (or the system has no user ids)."""
+    if not hasattr(os, "getuid"):
+        return None
+    folder = Path(tempfile.gettempdir()) / f"workbench-pycache-{os.getuid()}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        st = folder.lstat()
+    except OSError:
+        return None
+    return folder if st.st_uid == os.getuid() and stat.S_ISDIR(st.st_mode) and not st.st_mode & 0o077 else None
+
+
+if os.environ.get("PYTHONDONTWRITEBYTECODE") and not sys.pycache_prefix and (_pycache := _pycache_folder()):
+    sys.pycache_prefix = os.environ["PYTHONPYCACHEPREFIX"] = str(_pycache)
     sys.dont_write_bytecode = False
-    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    del os.environ["PYTHONDONTWRITEBYTECODE"]
 
 
 def _shared_default_tls(verify=True, cert=None, trust_env=True):
     """httpx's ``create_ssl_context`` for every client this process opens: its default (``verify=True``) is the
-    workbench clients' one shared context (:func:`workbench.client._base.tls_context`), anything else made as httpx
-    makes it. The suite's module-level ``httpx.get``/``post``/... calls (some 280 in the tests, each a client of its
-    own, and the servers' health polls) read the whole certificate bundle each time: about 20 ms of CPU a call, some
-    35 s of a quick loop's 420 (a py-spy profile, pass 49). Every request here is plain HTTP to loopback; no test's
-    answer depends on the context being new.
+    workbench clients' shared context (``workbench.client._base.tls_context``), anything else made as httpx makes
+    it. The suite's module-level ``httpx.get``/``post``/... calls (some 280 in the tests, each a client of its own,
+    and the servers' health polls) read the whole certificate bundle each time: 27 ms of CPU a call, some 35 s of a
+    quick loop's 420 (a py-spy profile, pass 49). Every request here is plain HTTP to loopback; no test's answer
+    depends on the context being new.
 
     >>> _shared_default_tls() is _shared_default_tls(), _shared_default_tls(verify=False) is _shared_default_tls()
     (True, False)
@@ -65,6 +82,9 @@ def _shared_default_tls(verify=True, cert=None, trust_env=True):
     return _httpx_tls(verify=verify, cert=cert, trust_env=trust_env)
 
 
+# (httpx's transport looks the function up by this name: were it moved, the suite would only be slower again, so it
+# is checked to be httpx's own first.)
+assert httpx_transports.create_ssl_context is httpx.create_ssl_context, "httpx moved create_ssl_context"
 _httpx_tls = httpx_transports.create_ssl_context
 httpx_transports.create_ssl_context = _shared_default_tls
 

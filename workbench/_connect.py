@@ -46,13 +46,11 @@ def probe_local(base_url: str, timeout: float = 2.0) -> str | None:
     """The control API's URL when ``base_url`` is a local workbench service, else None."""
     import httpx
 
-    from workbench.client import tls_context
-
     if not base_url.rstrip("/").endswith("/api"):
         return None
     local = base_url.rstrip("/")[: -len("/api")] + "/_local"
     try:
-        r = httpx.get(local + "/health", timeout=timeout, verify=tls_context())
+        r = httpx.get(local + "/health", timeout=timeout)
         if r.status_code == 200 and r.json().get("data", {}).get("service") == "workbench-local":
             return local
     except (httpx.HTTPError, ValueError, AttributeError):
@@ -95,13 +93,13 @@ def check_answers(base_url: str, avatar_base_url: str, *, timeout: float = 30.0,
     """
     import httpx
 
-    from workbench.client import ConfigurationError, tls_context
+    from workbench.client import ConfigurationError
 
     def ask(name: str, url: str, path: str) -> httpx.Response:
         return _ask(http, name, url + path, named_by)
 
     base_url, avatar_base_url = base_url.rstrip("/"), avatar_base_url.rstrip("/")
-    with httpx.Client(timeout=timeout, follow_redirects=False, verify=tls_context()) as http:
+    with httpx.Client(timeout=timeout, follow_redirects=False) as http:
         r = ask("avatar_base_url", avatar_base_url, "/animations")
         try:
             names = r.json()["data"]
@@ -152,10 +150,7 @@ def connect(base_url: str | None = None, avatar_base_url: str | None = None, tok
             if not (base and avatar):  # one URL: a dead port there is the news, before the missing other half
                 import httpx
 
-                from workbench.client import tls_context
-
-                with httpx.Client(timeout=client_options.get("timeout", 30.0), follow_redirects=False,
-                                  verify=tls_context()) as http:
+                with httpx.Client(timeout=client_options.get("timeout", 30.0), follow_redirects=False) as http:
                     _ask(http, "base_url" if base else "avatar_base_url", first.rstrip("/"), named_by)
             local = client_options.pop("local_url", None) or os.environ.get(ENV_LOCAL_URL) or (probe_local(base) if base else None)
             client = cls(base, avatar, token, local_url=local, **client_options)  # a missing URL fails here, named

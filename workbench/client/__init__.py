@@ -3,14 +3,7 @@
 from typing import TYPE_CHECKING
 
 from workbench.client._async import AsyncClient
-from workbench.client._base import (
-    ENV_AVATAR_BASE_URL,
-    ENV_BASE_URL,
-    ENV_LOCAL_URL,
-    ENV_TOKEN,
-    ClientConfig,
-    tls_context,
-)
+from workbench.client._base import ENV_AVATAR_BASE_URL, ENV_BASE_URL, ENV_LOCAL_URL, ENV_TOKEN, ClientConfig
 from workbench.client._sync import Client
 from workbench.client.errors import (
     AnswerTooLargeError,
@@ -50,7 +43,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Client", "AsyncClient", "ClientConfig", "SendReport", "ENV_BASE_URL", "ENV_AVATAR_BASE_URL", "ENV_TOKEN",
-    "ENV_LOCAL_URL", "tls_context",
+    "ENV_LOCAL_URL",
     # errors
     "WorkbenchError", "OptionError", "ConfigurationError", "TransportError", "RequestTimeoutError",
     "UnexpectedAnswerError", "AnswerTooLargeError", "APIError", "BadRequestError", "UnauthorizedError",

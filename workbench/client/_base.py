@@ -75,18 +75,24 @@ DEFAULT_MAX_BYTES = MappingProxyType({
 })
 
 
-@functools.cache
 def tls_context() -> ssl.SSLContext:
-    """The TLS settings every client in this process shares: httpx's default (certifi's roots, or the files
-    ``SSL_CERT_FILE`` / ``SSL_CERT_DIR`` name when set, read at the first client), made once. Making one reads the
-    whole certificate bundle, about 20 ms of CPU: a notebook or a suite that opens many clients paid it for each
-    (httpx's advice is to share one context; the suite's module-level ``httpx.get`` calls paid it some 1,500 times a
-    quick loop).
+    """The TLS settings of this process's ``Client`` and ``AsyncClient``: httpx's default (certifi's roots, or the
+    files ``SSL_CERT_FILE`` / ``SSL_CERT_DIR`` name), one context for each value of those two variables, shared by the
+    clients, never changed after it is made. Making one reads the whole certificate bundle, 27 ms of CPU here, which a
+    notebook or a suite that opens many clients paid for each. (A bundle's file changed in place is read again by a
+    new process, as a variable changed is by the next client.)
 
     >>> tls_context() is tls_context(), tls_context().verify_mode == ssl.CERT_REQUIRED
     (True, True)
     """
+    return _tls_for(os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR"))
+
+
+@functools.cache
+def _tls_for(cert_file: str | None, cert_dir: str | None) -> ssl.SSLContext:
+    # (httpx reads the variables itself: the arguments key the cache.)
     return httpx.create_ssl_context()
+
 
 @dataclass(frozen=True)
 class ClientConfig:
