@@ -360,7 +360,6 @@ def through(posed, cam, size: int, texture) -> np.ndarray:
     return draw(replace(posed, draws=draws), cam, size, lights=UNLIT)[..., 0] > 127
 
 
-
 def teeth_mask(glb: bytes, cam, size: int) -> tuple[np.ndarray, float]:
     """(where the Teeth mesh shows, a (size, size) bool mask, and the millimetres a pixel spans at the teeth's front):
     ``glb`` in its first clip's first frame drawn unlit by ``cam`` at ``size`` px, the Teeth mesh white and everything
@@ -380,6 +379,7 @@ def teeth_mask(glb: bytes, cam, size: int) -> tuple[np.ndarray, float]:
     teeth = np.concatenate([d.positions for d in posed.draws if d.mesh_name == "Teeth"])
     eye = np.linalg.inv(cam.view)[:3, 3]
     return mask, float(2000 * (eye[2] - teeth[:, 2].max()) * np.tan(np.radians(cam.fov_deg) / 2) / size)
+
 
 # The mouth's close-up (tests/render's mouthOpen and viseme_aa tests): its size (px), and its camera's metres in front
 # of the teeth's front (plus 1 cm) and field of view (degrees).
