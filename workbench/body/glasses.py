@@ -364,7 +364,7 @@ def _wrap(side: float) -> np.ndarray:
     its outer side back.
 
     >>> np.round(_wrap(1.0) @ np.array([1.0, 0.0, 0.0]), 3).tolist()
-    [0.966, 0.0, -0.259]
+    [0.94, 0.0, -0.342]
     """
     t = np.radians(WRAP)
     return np.array([[np.cos(t), 0.0, side * np.sin(t)], [0.0, 1.0, 0.0], [-side * np.sin(t), 0.0, np.cos(t)]])
