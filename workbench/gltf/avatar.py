@@ -341,8 +341,8 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         if raw is None:   # the clothes' normal and roughness maps wait for a file: a first preview's document goes without
             for part, extra in _cloth_maps(settings, options.lod).items():
                 mats[part] = {**mats[part], **extra}
-        else:             # and the specular textures (our renderer reads the factor only)
-            mats = {n: {k: v for k, v in m.items() if k != "specular_map"} for n, m in mats.items()}
+        else:             # and the specular textures but the glasses' (our renderer reads a lens's only)
+            mats = {n: {k: v for k, v in m.items() if k != "specular_map" or n == "Glasses"} for n, m in mats.items()}
         # The avatar's stance when it is not the idle's (in here: an unhashable pose is unnormalized settings too).
         pose = settings.get("pose", DEFAULT_POSE)
         stance = [_stance(pose, fit_key(settings, options.lod), options.lod)] if pose != DEFAULT_POSE else []

@@ -371,7 +371,8 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
           mat_scatter,
           mat_aniso, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, srgb16,
           light_dirs, light_rgb, light_scalars, f, size, ss,
-          positions, mat_nrm, mat_nrm_scale, mat_mr, mat_rough, mat_glass, mat_spec, mat_metal, mat_spec_rgb):
+          positions, mat_nrm, mat_nrm_scale, mat_mr, mat_rough, mat_glass, mat_spec, mat_metal, mat_spec_rgb,
+          mat_spec_tex):
     """Linear RGB (n, 3) and alpha (n,) of fragments (see :func:`workbench.render.raster.draw`, step 5).
 
     Per draw (material): base colour RGBA, texture and occlusion texture (-1: none), occlusion strength,
@@ -634,6 +635,10 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
                 # lights' soft reflections white; a clear lens, whose eyes must show, a third of it
                 room_t, lights_w = _lens_mirror(nx, ny, nz, dx, dy, dz, light_dirs)
                 mirror = (np.float32(0.3) + np.float32(0.7) * ca) * ao
+                x = mat_spec_tex[d]
+                if x >= 0:   # at the strength its file gives it (a coated lens's, glasses.LENS_SPECULAR), as browsers
+                    _bilinear(texels, tex_off[x], tex_w[x], tex_h[x], tex_ws[x], tex_wt[x], tu, tv, texel)
+                    mirror *= texel[3] * np.float32(1 / 255)
                 room_t *= mirror
                 lights_w *= mirror
                 top = max(cr, cg, cb, np.float32(1e-6))

@@ -624,6 +624,7 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
     mat_nrm_scale = np.ones(D, np.float32)
     mat_mr = np.full(D, -1, np.int32)            # metallic-roughness map, and the roughness factor it scales
     mat_rough = np.ones(D, np.float32)
+    mat_spec_tex = np.full(D, -1, np.int32)      # specular map (its alpha: a lens's reflection's strength)
     mat_double = np.zeros(D, np.bool_)
     mat_skin = np.zeros(D, np.uint8)             # 1 skin, 2 the Teeth (their cave lit as the lining: loops.LINED_UP)
     mat_vcol = np.zeros(D, np.bool_)
@@ -651,6 +652,8 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
                 mat_nrm_scale[k] = m.normal_scale
             if m.metal_rough is not None and m.metal_rough_texcoord == m.texcoord:
                 mat_mr[k] = texture(m.metal_rough)
+            if m.specular_texture is not None and m.specular_texcoord == m.texcoord:
+                mat_spec_tex[k] = texture(m.specular_texture)
         if d.colors is not None:
             colors[start:end] = d.colors
             mat_vcol[k] = True
@@ -688,7 +691,7 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
     return dict(normals=normals, aniso_dirs=_anisotropy_directions(draws, mat_aniso, R, nv), mat_aniso=mat_aniso,
                 uv=uv, colors=colors, mat_color=mat_color, mat_tex=mat_tex, mat_occ=mat_occ,
                 mat_occ_strength=mat_occ_strength, mat_nrm=mat_nrm, mat_nrm_scale=mat_nrm_scale, mat_mr=mat_mr,
-                mat_rough=mat_rough, mat_double=mat_double, mat_skin=mat_skin, mat_gloss=mat_gloss,
+                mat_spec_tex=mat_spec_tex, mat_rough=mat_rough, mat_double=mat_double, mat_skin=mat_skin, mat_gloss=mat_gloss,
                 mat_emissive=mat_emissive, mat_vcol=mat_vcol, mat_scatter=mat_scatter, texels=texels, tex_off=tex_off, tex_w=dims[0], tex_h=dims[1],
                 tex_ws=dims[2], tex_wt=dims[3], tex_alpha=dims[4].astype(np.bool_),
                 srgb16=_SRGB16_TO_LINEAR, light_dirs=dirs.astype(np.float32), light_rgb=rgb.astype(np.float32),

@@ -139,6 +139,8 @@ class Material:
     anisotropy_rotation: float = 0.0
     specular: float = 1.0                  # KHR_materials_specular's factor (scales the highlights)
     specular_color: tuple = (1.0, 1.0, 1.0)   # ...and its specularColorFactor (the reflections' colour: the skin's)
+    specular_texture: Texture | None = None   # ...and its specularTexture (the strength in its alpha), read on lenses
+    specular_texcoord: int = 0
 
 
 @dataclass
@@ -372,7 +374,9 @@ class Model:
             anisotropy=float(aniso.get("anisotropyStrength", 0.0)),
             anisotropy_rotation=float(aniso.get("anisotropyRotation", 0.0)),
             specular=float(specular.get("specularFactor", 1.0)),
-            specular_color=tuple(float(c) for c in specular.get("specularColorFactor", (1.0, 1.0, 1.0))))
+            specular_color=tuple(float(c) for c in specular.get("specularColorFactor", (1.0, 1.0, 1.0))),
+            specular_texture=self.texture(specular["specularTexture"]["index"]) if "specularTexture" in specular else None,
+            specular_texcoord=specular.get("specularTexture", {}).get("texCoord", 0))
 
     # -- nodes ------------------------------------------------------------
     @staticmethod
