@@ -98,12 +98,6 @@ SPLIT_SAMPLES = 200_000    # (a 512 px picture has 1 million samples)
 # A blended fragment whose alpha is below this draws nothing: it is dropped, so it hides no blended
 # surface behind it (a clear texel of a hair card over the scalp shell).
 BLEND_CUTOFF = 0.5 / 255
-# Blended materials whose alpha is the coverage of hairs (named so by workbench.gltf.avatar), never glass. (Curly
-# hair's fringe has no anisotropy: taken for glass, its scalp band's clear texels reflected at full strength over
-# the brow, a pale grey strip ending in a white line, review E.)
-COVERAGE = ("Eyebrows", "Eyelashes", "Hair")
-# The glasses' material (workbench.gltf.avatar): glass whatever its alpha mode (a sunglass lens is alpha-tested).
-GLASSES = "Glasses"
 # _opaque_triangles' blocks of texels.
 BLOCK = 8
 
@@ -388,9 +382,7 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
     # alpha is their coverage: a browser scales their reflection by it, and a lens's whole reflection laid over a
     # brow's soft edge drew it pale grey, paler than in the browsers.)
     # (And the glasses alpha-tested, a sunglass lens that writes depth: workbench.gltf.avatar.)
-    tables["mat_glass"] = np.array([(d.material.alpha_mode == "BLEND" or d.material.name == GLASSES)
-                                    and not d.material.anisotropy
-                                    and not d.material.name.startswith(COVERAGE) for d in draws] or [False])
+    tables["mat_glass"] = np.array([d.material.glass for d in draws] or [False])
     tables["mat_spec"] = np.array([d.material.specular for d in draws] or [1.0], np.float32)
     tables["mat_spec_rgb"] = np.array([d.material.specular_color for d in draws] or [(1.0, 1.0, 1.0)], np.float32)
     # (Metal only through a metallic-roughness map, its blue times this: a metal glasses frame.)

@@ -111,6 +111,24 @@ class Texture:
         return self._texels
 
 
+# Blended materials whose alpha is the coverage of hairs (named so by workbench.gltf.avatar), never glass. (Curly
+# hair's fringe has no anisotropy: taken for glass, its scalp band's clear texels reflected at full strength over
+# the brow, a pale grey strip ending in a white line, review E.)
+COVERAGE = ("Eyebrows", "Eyelashes", "Hair")
+# The glasses' material (workbench.gltf.avatar): glass whatever its alpha mode (a sunglass lens is alpha-tested).
+GLASSES = "Glasses"
+
+
+def is_glass(alpha_mode: str, name: str, anisotropy: float) -> bool:
+    """Whether the shader draws a material as glass (a lens: its reflection laid over what is behind whole, not
+    thinned by its alpha, :func:`workbench.render.loops.shade`): blended or the glasses', not hair's coverage.
+
+    >>> is_glass("BLEND", "Glasses", 0.0), is_glass("MASK", "Glasses", 0.0), is_glass("BLEND", "Hair_Fringe", 0.0)
+    (True, True, False)
+    """
+    return (alpha_mode == "BLEND" or name == GLASSES) and not anisotropy and not name.startswith(COVERAGE)
+
+
 @dataclass
 class Material:
     """What the shader needs of a glTF material."""
@@ -139,8 +157,13 @@ class Material:
     anisotropy_rotation: float = 0.0
     specular: float = 1.0                  # KHR_materials_specular's factor (scales the highlights)
     specular_color: tuple = (1.0, 1.0, 1.0)   # ...and its specularColorFactor (the reflections' colour: the skin's)
-    specular_texture: Texture | None = None   # ...and its specularTexture (the strength in its alpha), read on lenses
+    specular_texture: Texture | None = None   # ...and its specularTexture (the strength in its alpha): glass's only
     specular_texcoord: int = 0
+
+    @property
+    def glass(self) -> bool:
+        """Drawn as glass (:func:`is_glass`)."""
+        return is_glass(self.alpha_mode, self.name, self.anisotropy)
 
 
 @dataclass
@@ -355,6 +378,9 @@ class Model:
         mr = pbr.get("metallicRoughnessTexture")
         aniso = m.get("extensions", {}).get("KHR_materials_anisotropy", {})
         specular = m.get("extensions", {}).get("KHR_materials_specular", {})
+        # (its specular map decoded where the shader reads it, on glass: the skin's and the teeth's are not read)
+        spec_map = specular.get("specularTexture") if is_glass(m.get("alphaMode", "OPAQUE"), m.get("name", ""),
+                                                                float(aniso.get("anisotropyStrength", 0.0))) else None
         return Material(
             color=np.asarray(pbr.get("baseColorFactor", [1, 1, 1, 1]), np.float32),
             texture=tex, texcoord=texcoord,
@@ -375,8 +401,8 @@ class Model:
             anisotropy_rotation=float(aniso.get("anisotropyRotation", 0.0)),
             specular=float(specular.get("specularFactor", 1.0)),
             specular_color=tuple(float(c) for c in specular.get("specularColorFactor", (1.0, 1.0, 1.0))),
-            specular_texture=self.texture(specular["specularTexture"]["index"]) if "specularTexture" in specular else None,
-            specular_texcoord=specular.get("specularTexture", {}).get("texCoord", 0))
+            specular_texture=self.texture(spec_map["index"]) if spec_map else None,
+            specular_texcoord=spec_map.get("texCoord", 0) if spec_map else 0)
 
     # -- nodes ------------------------------------------------------------
     @staticmethod
