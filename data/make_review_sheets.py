@@ -27,9 +27,9 @@ natural hair and eye colours, clothes in colours a person would pick together (`
 combinations": one accent and neutrals, by a stream of their own, so every other field of a seed drawn before keeps
 its value), stances too. Each avatar is its LOD 0 model with its idle clip, standing in its
 first clip's first frame in every renderer (its stance: the ``pose`` clip the model carries first when its
-``pose`` setting is not ``relaxed``, else idle's), seen by the cameras the service's previews frame (the mouthOpen and
-viseme_aa close-ups: the mouth at the centre, 12 cm across; mouthSmile's: the face from over the eyes to under the
-chin, at least 12 cm across, so the smile's squint and cheeks are in it); a face shape is set as the model's default morph weight (glTF's ``mesh.weights``,
+``pose`` setting is not ``relaxed``, else idle's), seen by the cameras the service's previews frame (the close-ups:
+the face from over the eyes to under the chin, at least 12 cm across, so the smile's squint and cheeks are in it,
+the open mouths' down to the chin their jaw drops lowest); a face shape is set as the model's default morph weight (glTF's ``mesh.weights``,
 which every viewer reads), so the three renderers draw the same file. An avatar that fails to build (a
 setting a body does not support yet) is skipped with a message. The browsers need Chromium, chromedriver,
 selenium and the npm packages ``tools/install_test_tools.py`` installs (as the browser tests do); the three
@@ -64,7 +64,7 @@ from make_random_sheet import modelviewer_page, mv_orbit  # noqa: E402
 # (column title, framing, yaw in degrees, face shape at full weight or None)
 VIEWS = (("front", "full", 0.0, None), ("three-quarter", "full", 35.0, None), ("back", "full", 180.0, None),
          ("portrait", "portrait", 0.0, None), ("portrait 3/4", "portrait", 35.0, None),
-         ("mouthOpen", "mouth", 0.0, "mouthOpen"), ("viseme_aa", "mouth", 0.0, "viseme_aa"),
+         ("mouthOpen", "open", 0.0, "mouthOpen"), ("viseme_aa", "open", 0.0, "viseme_aa"),
          ("mouthSmile", "smile", 0.0, "mouthSmile"))
 RENDERERS = ("ours", "threejs", "modelviewer")
 # The three.js look the sheets draw: issue 46 judges three.js under ACES filmic with RoomEnvironment as a typical
@@ -189,11 +189,12 @@ def chin_bottom(body: np.ndarray, centre: np.ndarray) -> float:
     return float(line[line[:, 2] > front - CHIN_FRONT, 1].min())
 
 
-def smile_camera(glb: bytes):
+def smile_camera(glb: bytes, opened: tuple[str, ...] = ()):
     """(pivot, camera) for the mouthSmile close-up: the face from just over the eyes' centres to under the chin
     (:data:`SMILE_ABOVE`, :data:`SMILE_BELOW`), centred halfway between those two, the model at rest as for
     :func:`mouth_camera` (the same field of view, at least :data:`MOUTH_SPAN` across), so the lower lids' squint and
-    the cheeks' raise are in the picture with the lips.
+    the cheeks' raise are in the picture with the lips. With face shapes ``opened``, the chin's lowest under any of
+    them (each at full weight) instead of at rest: the open mouths' close-ups (:func:`open_camera`).
 
     >>> y = np.linspace(1.40, 1.48, 9)  # chin_bottom's profile: the picture's bottom edge 8 mm under its chin
     >>> round(chin_bottom(np.c_[np.zeros(9), y, np.where(y < 1.415, 0.05, 0.09)], np.array([0.0, 1.48, 0.1])) - SMILE_BELOW, 3)
@@ -203,12 +204,27 @@ def smile_camera(glb: bytes):
     teeth, body = _mesh(posed, "Teeth"), _mesh(posed, "Body")
     mouth = np.array([teeth[:, 0].mean(), teeth[:, 1].mean(), teeth[:, 2].max()])
     top = float(_mesh(posed, "Eyes")[:, 1].mean()) + SMILE_ABOVE
-    bottom = chin_bottom(body, mouth) - SMILE_BELOW
+    from workbench.render.scene import Model, load_clip
+
+    chin = min([chin_bottom(body, mouth)]
+               + [chin_bottom(_mesh(Model(with_weights(glb, {shape: 1.0}), max_texture=1).posed(load_clip(glb), 0.0),
+                                    "Body"), mouth) for shape in opened])
+    bottom = chin - SMILE_BELOW
     return _close_up(posed, (mouth[0], (top + bottom) / 2), max(MOUTH_SPAN, top - bottom))
 
 
+def open_camera(glb: bytes):
+    """(pivot, camera) for the open mouths' close-ups (mouthOpen, viseme_aa): :func:`smile_camera`'s face, from over
+    the eyes to under the chin its jaw drops lowest, one camera for both. (Until review AM the 12 cm
+    :func:`mouth_camera`: the eyes and glasses cut off at the top and a collar at a corner, blind review AL's eighth
+    defect; a mouth judged without the face it moves.)"""
+    return smile_camera(glb, OPEN_SHAPES)
+
+
+# The face shapes the open mouths' close-ups show (VIEWS).
+OPEN_SHAPES = ("mouthOpen", "viseme_aa")
 # The close-ups' cameras by the views' framing (VIEWS): each avatar's own, drawn by our renderer in its rest pose.
-CLOSE_UPS = {"mouth": mouth_camera, "smile": smile_camera}
+CLOSE_UPS = {"mouth": mouth_camera, "open": open_camera, "smile": smile_camera}
 
 
 class Avatar:

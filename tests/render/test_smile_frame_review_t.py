@@ -32,7 +32,9 @@ pytestmark = pytest.mark.usefixtures("sheets_built_once")
 #: Review T's #8, #10 and #12 (seed 4630, as the sheets draw them) and the default faces.
 FACES = {**{f"#{k}": random_settings(12, 4630, with_added=True, heads=True)[k - 1] for k in (8, 10, 12)},
          "default feminine": {"gender": "feminine"}, "default masculine": {"gender": "masculine"}}
-SMILE = [v[0] for v in sheets.VIEWS].index("mouthSmile")
+#: The close-ups' columns (each its own face shape at full weight): the smile's since review T, the open mouths' since
+#: review AM (blind review AL, defect 8: "eyes and glasses cut at top of mouth close-ups (all)").
+CLOSE_UPS = ("mouthSmile", "mouthOpen", "viseme_aa")
 #: The eyes' centres at least EYES under the picture's top (the whole eye, its lower lid and the skin under it in the
 #: picture), the chin's bottom at least CHIN over its bottom (shares of the picture's height).
 EYES, CHIN = 0.08, 0.03
@@ -48,14 +50,21 @@ GAP = 10
 
 
 @cache
-def heights(name: str) -> tuple[float, float]:
-    """(the eyes' centres, the chin's bottom): each a share of the smile close-up's height from its top, found in the
-    picture itself, not from the camera's inputs: drawn unlit with each vertex's colour its depth, the eyes' pixels
-    (the Eyes mesh's, each side's mean row, the lower side's) and, down the picture's middle column under its
-    centre, the lowest row of the chin (the first row after which the skin steps back DROP or more, or stops showing)."""
-    avatar = sheets.Avatar(FACES[name])
-    cam = avatar.cameras[SMILE][1]
-    posed = Model(avatar.glb, max_texture=1).posed(load_clip(avatar.glb), 0.0)
+def avatar(name: str) -> sheets.Avatar:
+    return sheets.Avatar(FACES[name])
+
+
+@cache
+def heights(name: str, column: str = "mouthSmile") -> tuple[float, float]:
+    """(the eyes' centres, the chin's bottom): each a share of the ``column`` close-up's height from its top, found in
+    the picture itself (the model with that column's face shape), not from the camera's inputs: drawn unlit with each
+    vertex's colour its depth, the eyes' pixels (the Eyes mesh's, each side's mean row, the lower side's) and, down the
+    picture's middle column under its centre, the lowest row of the chin (the first row after which the skin steps back
+    DROP or more, or stops showing)."""
+    a = avatar(name)
+    k = [v[0] for v in sheets.VIEWS].index(column)
+    cam, glb = a.cameras[k][1], a.files[k]
+    posed = Model(glb, max_texture=1).posed(load_clip(glb), 0.0)
     # The depths from a little in front of the eyes (the nose's tip is 2 to 3 cm ahead of them), not from the whole
     # model's nearest point: a hand hanging forward of the face would push the face out of the range.
     eyes_z = max(float(d.positions[:, 2].max()) for d in posed.draws if d.mesh_name == "Eyes")
@@ -80,23 +89,32 @@ def heights(name: str) -> tuple[float, float]:
     sides = [eyes & (np.arange(SIZE) < SIZE // 2), eyes & (np.arange(SIZE) >= SIZE // 2)]
     eye_row = max(float(rows[side].mean()) for side in sides)
     body = picture("Body")
-    column = body[SIZE // 2:, SIZE // 2]
+    # (Down from the picture's centre, or from under the teeth where an open mouth shows them lower: its parting
+    # shows no skin for more than GAP rows.)
+    teeth = np.flatnonzero(picture("Teeth")[:, SIZE // 2] >= 0)
+    start = max(SIZE // 2, int(teeth.max()) + 1 if len(teeth) else 0)
+    column = body[start:, SIZE // 2]
     # The chin's lower edge: the first row, down from the centre, after which the skin steps back DROP or more to the
     # neck, or stops showing for GAP rows or more (a collar or the backdrop under the chin; the lips' parting, at the
     # centre or just under it, shows no skin for a row or two).
     hidden = np.array([bool((column[k + 1:k + 1 + GAP] < 0).all()) for k in range(len(column) - 1)])
     ends = np.flatnonzero((column[:-1] >= 0) & (hidden | ((column[:-1] - column[1:]) * DEPTH >= DROP)))
     assert len(ends), f"{name}: no lower edge of the chin down the picture's middle"
-    return (eye_row + 0.5) / SIZE, (SIZE // 2 + int(ends[0]) + 1) / SIZE
+    return (eye_row + 0.5) / SIZE, (start + int(ends[0]) + 1) / SIZE
 
 
+@pytest.mark.parametrize("column", CLOSE_UPS)
 @pytest.mark.parametrize("name", list(FACES))
-def test_the_smile_close_up_holds_the_lower_lids_and_the_chin(name):
+def test_the_smile_close_up_holds_the_lower_lids_and_the_chin(name, column):
     """The eyes' centres lie EYES or more under the smile close-up's top, the chin's bottom CHIN or more over its
     bottom. In the mouth's 12 cm close-up (main's camera for this column) the eyes' centres at 0.069 / 0.006 / 0.004
     of the height on #8 / #12 / the default masculine face (#12's lower lids cut, the masculine eyes' centres above the
     picture: what shows of them is their lower edge), the chin at 0.79 to 0.86; now 0.17 / 0.18 / 0.17 / 0.18 / 0.16
     (#8 / #10 / #12 / the default feminine / masculine), the chin at 0.87 to 0.91 (data/make_review_sheets.smile_camera:
-    the same 12 cm, 2 cm higher)."""
-    eyes, chin = heights(name)
+    the same 12 cm, 2 cm higher). The open mouths' close-ups likewise since review AM: in the 12 cm mouth camera (main's
+    for those columns until then) the eyes' centres at 0.005 to 0.083 of the height (at the picture's top edge; on #8
+    0.083), the chins at 0.84 to 0.95; now (data/make_review_sheets.open_camera: down to the chin at its lowest in either
+    shape) the eyes at 0.16 to 0.17, the chins at 0.87 to 0.95 (the smile's, measured with its shape since, 0.86 to
+    0.89)."""
+    eyes, chin = heights(name, column)
     assert eyes >= EYES and chin <= 1 - CHIN, (round(eyes, 3), round(chin, 3))
