@@ -348,6 +348,9 @@ def sheet(rows: list[list[Image.Image]], indices: list[int], title: str) -> Imag
 # The first seed whose face controls are spread over their range (``random_settings``' ``spread``: review X's seed 4634
 # drew eleven of twelve noseWidth values under 0; review Y, 4635, was drawn before it); the seeds before it, which tests pin reviews' avatars to, keep theirs.
 SPREAD_FROM = 4636
+# From this seed on (review AM's) the values added after tests were pinned to the sheets' draws (helpers.LATER: the
+# ``wave`` stance) are drawn too; the seeds before keep the avatars their reviews and tests saw.
+LATER_FROM = 4657
 
 
 def review_settings(count: int, seed: int) -> list[dict]:
@@ -361,7 +364,7 @@ def review_settings(count: int, seed: int) -> list[dict]:
     from helpers import random_settings
 
     return random_settings(count, seed, with_added=True, heads=True, features=True, palettes=True,
-                           spread=seed >= SPREAD_FROM)
+                           spread=seed >= SPREAD_FROM, recent=seed >= LATER_FROM)
 
 
 def main(out: Path, count: int, seed: int, per_sheet: int, cell: int, renderers: tuple[str, ...], look: str) -> None:

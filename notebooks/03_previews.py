@@ -93,6 +93,18 @@ grid([[client.avatars.preview(cast_ids[k], size=160, camera=cam, background=(236
       for cam in ("portrait", "full")], row_labels=["portrait", "full"], col_labels=list(cast))
 
 # %% [markdown]
+# ## Stances: the `pose` setting
+#
+# The stance a preview shows, which the model also carries as its first animation (contract section 4), fitted to
+# each body and its clothes. The same avatar in each:
+
+# %% tags=["image-check", "op:avatars.register", "op:avatars.preview"]
+poses = ("relaxed", "hand_on_hip", "hands_on_hips", "hands_clasped", "wave")
+stance_ids = {p: client.avatars.register({**cast["average"], "pose": p}).model_id for p in poses}
+grid([[client.avatars.preview(stance_ids[p], size=160, camera="full", background=(236, 240, 241)).image for p in poses]],
+     col_labels=list(poses))
+
+# %% [markdown]
 # ## A turntable, rendered locally
 #
 # The workbench's renderer draws the downloaded GLB itself (numpy and Pillow, no GPU, no browser),

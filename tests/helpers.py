@@ -725,6 +725,11 @@ OWN_CYCLE = ("pose", "glasses")
 # sheets' draw (data/make_review_sheets.py), so a blind review sees them.
 GREW = {"glasses": 3}
 ADDED = {"hair.style": ("buzz",)}
+# LATER: values added after tests were pinned to ``with_added`` draws too (the stance ``wave``, review AM): left out of
+# every draw but one that asks for them (``recent``: the review sheets from review AM on), which puts each, by a stream
+# of its own (:data:`LATER_TAG`), in the place of a repeat as ``with_added`` does.
+LATER = {"pose": ("wave",)}
+LATER_TAG = 52
 
 
 def _with_added(values: list, added: tuple, count: int, rng: np.random.Generator) -> list:
@@ -820,7 +825,8 @@ def outfit_palette(skin: str, rng) -> dict[str, str]:
 
 
 def random_settings(count: int = 12, seed: int = 36, with_added: bool = False, heads: bool = False,
-                    features: bool = False, palettes: bool = False, spread: bool = False) -> list[dict]:
+                    features: bool = False, palettes: bool = False, spread: bool = False,
+                    recent: bool = False) -> list[dict]:
     """``count`` avatar settings, every field drawn from the service's own OpenAPI schema (so fields added later
     are drawn too, and values added later but those of :data:`ADDED`, drawn only ``with_added``): enumerations in shuffled cycles (each allowed value at least once when ``count``
     reaches their number), numbers uniform in their range, colours any #RRGGBB except the skin, hair and eye
@@ -832,6 +838,7 @@ def random_settings(count: int = 12, seed: int = 36, with_added: bool = False, h
     pick instead (:func:`outfit_palette`: one accent colour and neutrals, a top that stands off the skin), drawn by a
     stream of their own, so every other field keeps its draw. ``spread`` (the review sheets from review Z on, seed 4636): the face
     controls' values are spread over their range (:data:`SPREAD_TAG`, :func:`spread_values`), every other field as drawn.
+    ``recent`` (the review sheets from review AM on): the values of :data:`LATER` drawn too, each in a repeat's place.
 
     >>> a = random_settings(4, seed=1)
     >>> a == random_settings(4, seed=1), sorted({s["gender"] for s in a})
@@ -853,6 +860,9 @@ def random_settings(count: int = 12, seed: int = 36, with_added: bool = False, h
     >>> [{**s, "face": 0} for s in c] == [{**s, "face": 0} for s in
     ...     random_settings(12, seed=4634, with_added=True, heads=True, features=True)]
     True
+    >>> d = random_settings(12, seed=4657, with_added=True, recent=True)
+    >>> [s["pose"] for s in d].count("wave"), sum(x != y for x, y in zip(d, random_settings(12, 4657, with_added=True)))
+    (1, 1)
     >>> a, b = random_settings(2, seed=1), random_settings(2, seed=1, palettes=True)
     >>> [{**s, "outfit": s["outfit"]["topStyle"]} for s in a] == [{**s, "outfit": s["outfit"]["topStyle"]} for s in b]
     True
@@ -872,14 +882,17 @@ def random_settings(count: int = 12, seed: int = 36, with_added: bool = False, h
             key = f"{path}{name}"
             if "enum" in sub:
                 if key not in cycles:
-                    added = ADDED.get(key, ())
-                    first = [v for v in sub["enum"] if v not in added]
+                    added, late = ADDED.get(key, ()), LATER.get(key, ())
+                    first = [v for v in sub["enum"] if v not in added and v not in late]
                     values = first * (count // len(first) + 1)
                     if key in GREW:
                         rng.shuffle(list(sub["enum"][:GREW[key]]) * (count // GREW[key] + 1))
                     (np.random.default_rng([seed, 46, OWN_CYCLE.index(key)]) if key in OWN_CYCLE else rng).shuffle(values)
                     cycles[key] = (_with_added(values, added, count, np.random.default_rng([seed, 47, len(cycles)]))
                                    if with_added else values)
+                    if recent:
+                        cycles[key] = _with_added(cycles[key], late, count,
+                                                  np.random.default_rng([seed, LATER_TAG, len(cycles)]))
                 out[name] = cycles[key][k]
             elif (key in HEAD_STREAM and not heads) or (key in FEATURE_STREAM and not features):
                 continue

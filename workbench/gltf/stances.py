@@ -9,12 +9,15 @@ level (:func:`_face_forward`):
 - ``hands_on_hips``: a power stance: the weight on both feet set a little wider, the chest up, both hands open
   on the hips with the elbows out;
 - ``hands_clasped``: the contrapposto kept, the left hand resting on the belly, the right laid over it
-  (:func:`~workbench.gltf.clasp.rest_clasped`).
+  (:func:`~workbench.gltf.clasp.rest_clasped`);
+- ``wave``: the contrapposto kept, the right hand raised open beside the head as the library's ``wave`` clip holds
+  it between two swings (:data:`WAVE_AT`), the other arm hanging at the side as ``hand_on_hip``'s does.
 
 Why these: they are the stances avatar products and product photos use most after the relaxed one (Ready Player
 Me's render API: relaxed, power stance, standing), they read differently at a glance (the silhouette's elbows),
 and each keeps the arms on the outside of the body's silhouette where a garment of any cut stays clear of them.
-Arms folded across the chest were left out: the forearms would lie on the chest through a hoodie's fleece or a
+``wave`` came later (blind review AL: "repetitive stiff poses", hands on hips or clasped on most of twelve
+avatars): a greeting, whose silhouette, one arm up, reads apart from the other four at a glance. Arms folded across the chest were left out: the forearms would lie on the chest through a hoodie's fleece or a
 tee's jersey depending on the cut, which a held frame written once per gender cannot follow.
 
 A stance is a :class:`~workbench.gltf.clips.Clip` of two equal keys (0 and 1 s: three.js and model-viewer play a
@@ -42,7 +45,7 @@ from ..body.rig import skin
 from ..options import POSES
 from ..skeleton import FINGERS, JOINT_NAMES, JOINTS, Skeleton
 from .clasp import CLASP_ARM, CLASP_ARM_X, CLASP_ARM_Z, CLASP_AT, CLASP_FOREARM_Z, CLASP_SPAN, CLASP_UP, rest_clasped
-from .clips import IDLE_STANCE, Clip, Pose, _base, _idle, euler_to_quat
+from .clips import IDLE_STANCE, Clip, Pose, _base, _idle, _wave, euler_to_quat
 from .fan import fan
 from .limb import arm_points
 from .reach import NEAR, Surface, frames, rest_hand, tree
@@ -92,6 +95,9 @@ SOLVE_FOREARM = np.arange(-125.0, -39.0, 1.0)
 # The power stance: each leg this much further out than the idle's (which comes in 3.5 degrees from the base
 # mesh's wide stance), the chest lifted (degrees); the head level over it (:func:`_face_forward`).
 POWER_LEG, POWER_CHEST = 1.5, 3.0
+# The wave: the library's clip (``clips._wave``) at this time (seconds), its arm fully raised and the hand between two
+# swings (the swing's sine at zero: upright, palm forward).
+WAVE_AT = 0.85
 
 
 def _above(joint: str) -> tuple[str, ...]:
@@ -182,6 +188,8 @@ def fitted_stance(name: str, rig: Skeleton, pieces, shells: dict[str, int] | Non
         _rest_on_hips(p, rig, pieces, ("Right",) if name == "hand_on_hip" else ("Left", "Right"), shells)
         if name == "hand_on_hip":
             _hang(p, "Left", rig, pieces, shells)
+    elif name == "wave":
+        _hang(p, "Left", rig, pieces, shells)
     elif name == "hands_clasped":
         band = pts[(pts[:, 1] > y0 + (CLASP_UP - CLASP_SPAN) * h) & (pts[:, 1] < y0 + (CLASP_UP + CLASP_SPAN) * h)
                    & (np.abs(pts[:, 0]) < 0.12 * h)]
@@ -347,6 +355,8 @@ def _pose(name: str, gender: str) -> Pose:
         for side, joints in CLASP_ARM.items():
             for joint, angles in joints.items():
                 _set(p, side, joint, angles)
+    elif name == "wave":
+        _wave(p, np.full(p.f, WAVE_AT), gender == "feminine")
     if name != "relaxed":
         _face_forward(p)
     return p

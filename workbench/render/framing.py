@@ -152,6 +152,7 @@ def portrait_box(posed: Posed, pts: np.ndarray | None = None) -> tuple[float, fl
         base = np.asarray(j["Head"], np.float64)
         top = np.asarray(j["HeadTop_End"], np.float64)
         bone = float(np.linalg.norm(top - base))
+        pts = pts[~_forearms_and_hands(j, pts, bone)]
         eye = base + EYE_ALONG_HEAD * (top - base)
         half = PORTRAIT_SPAN * bone / 2
         cy = float(eye[1]) - (0.5 - EYES_FROM_TOP) * 2 * half
@@ -173,6 +174,35 @@ def portrait_box(posed: Posed, pts: np.ndarray | None = None) -> tuple[float, fl
     bottom = float(hi[1] - 0.30 * (hi[1] - lo[1]))
     half = max((top_y - bottom) / 2, 1e-3) * 1.08
     return float((lo[0] + hi[0]) / 2), (top_y + bottom) / 2, float((lo[2] + hi[2]) / 2), half, float(hi[2])
+
+
+# A forearm and its hand, which a portrait leaves out of the head's square (a hand raised beside the head, the ``wave``
+# stance, grew it to hold the hand: the head small in a corner of sky): the points within FOREARM_REACH of the bone from
+# the elbow to the wrist carried on past the wrist by HAND_ALONG (both in head bones, :data:`PORTRAIT_SPAN`'s unit).
+FOREARM_REACH, HAND_ALONG = 0.45, 1.1
+
+
+def _forearms_and_hands(joints: dict, pts: np.ndarray, bone: float) -> np.ndarray:
+    """Which of ``pts`` lie on a forearm or a hand (see :data:`FOREARM_REACH`), by the posed ``joints``.
+
+    >>> j = {"LeftForeArm": np.array([0.0, 0.0, 0.0]), "LeftHand": np.array([0.0, 0.2, 0.0])}
+    >>> _forearms_and_hands(j, np.array([[0.0, 0.3, 0.05], [0.0, 0.6, 0.0], [0.2, 0.1, 0.0]]), 0.2).tolist()
+    [True, False, False]
+    """
+    out = np.zeros(len(pts), bool)
+    for side in ("Left", "Right"):
+        if side + "ForeArm" not in joints or side + "Hand" not in joints:
+            continue
+        elbow = np.asarray(joints[side + "ForeArm"], np.float64)
+        wrist = np.asarray(joints[side + "Hand"], np.float64)
+        along = wrist - elbow
+        length = float(np.linalg.norm(along))
+        if length < 1e-9:
+            continue
+        axis = along / length
+        t = np.clip((pts - elbow) @ axis, 0.0, length + HAND_ALONG * bone)
+        out |= np.linalg.norm(pts - elbow - t[:, None] * axis, axis=1) < FOREARM_REACH * bone
+    return out
 
 
 def _portrait_camera(box, fov: float) -> Camera:
