@@ -10,14 +10,13 @@ level (:func:`_face_forward`):
   on the hips with the elbows out;
 - ``hands_clasped``: the contrapposto kept, the left hand resting on the belly, the right laid over it
   (:func:`~workbench.gltf.clasp.rest_clasped`);
-- ``wave``: the contrapposto kept, the right hand raised open beside the head as the library's ``wave`` clip holds
-  it between two swings (:data:`WAVE_AT`), the other arm hanging at the side as ``hand_on_hip``'s does.
+- ``wave`` (blind review AL: "repetitive stiff poses"): the contrapposto kept, the right hand raised open beside the
+  head as the ``wave`` clip holds it between two swings (:data:`WAVE_AT`), the other arm hanging as ``hand_on_hip``'s.
 
 Why these: they are the stances avatar products and product photos use most after the relaxed one (Ready Player
 Me's render API: relaxed, power stance, standing), they read differently at a glance (the silhouette's elbows),
 and each keeps the arms on the outside of the body's silhouette where a garment of any cut stays clear of them.
-``wave`` came later (blind review AL: "repetitive stiff poses", hands on hips or clasped on most of twelve
-avatars): a greeting, whose silhouette, one arm up, reads apart from the other four at a glance. Arms folded across the chest were left out: the forearms would lie on the chest through a hoodie's fleece or a
+Arms folded across the chest were left out: the forearms would lie on the chest through a hoodie's fleece or a
 tee's jersey depending on the cut, which a held frame written once per gender cannot follow.
 
 A stance is a :class:`~workbench.gltf.clips.Clip` of two equal keys (0 and 1 s: three.js and model-viewer play a
@@ -95,8 +94,7 @@ SOLVE_FOREARM = np.arange(-125.0, -39.0, 1.0)
 # The power stance: each leg this much further out than the idle's (which comes in 3.5 degrees from the base
 # mesh's wide stance), the chest lifted (degrees); the head level over it (:func:`_face_forward`).
 POWER_LEG, POWER_CHEST = 1.5, 3.0
-# The wave: the library's clip (``clips._wave``) at this time (seconds), its arm fully raised and the hand between two
-# swings (the swing's sine at zero: upright, palm forward).
+# The wave: the library's clip (``clips._wave``) at this time (seconds), the arm fully raised, the hand upright.
 WAVE_AT = 0.85
 
 
