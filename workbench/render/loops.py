@@ -637,8 +637,11 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
                 mirror = (np.float32(0.3) + np.float32(0.7) * ca) * ao
                 x = mat_spec_tex[d]
                 if x >= 0:   # at the strength its file gives it (a coated lens's, glasses.LENS_SPECULAR), as browsers
+                    # read it: every reflection of the lens, the key's highlight and the room's sheen too (at full
+                    # strength those laid a grey film over a deep skin's eyes in the close-ups, blind review AM #11)
                     _bilinear(texels, tex_off[x], tex_w[x], tex_h[x], tex_ws[x], tex_wt[x], tu, tv, texel)
                     mirror *= texel[3] * np.float32(1 / 255)
+                    spec *= texel[3] * np.float32(1 / 255)
                 room_t *= mirror
                 lights_w *= mirror
                 top = max(cr, cg, cb, np.float32(1e-6))
