@@ -838,7 +838,8 @@ def random_settings(count: int = 12, seed: int = 36, with_added: bool = False, h
     pick instead (:func:`outfit_palette`: one accent colour and neutrals, a top that stands off the skin), drawn by a
     stream of their own, so every other field keeps its draw. ``spread`` (the review sheets from review Z on, seed 4636): the face
     controls' values are spread over their range (:data:`SPREAD_TAG`, :func:`spread_values`), every other field as drawn.
-    ``recent`` (the review sheets from review AM on): the values of :data:`LATER` drawn too, each in a repeat's place.
+    ``recent`` (the review sheets from review AM on): the values of :data:`LATER` drawn too, each in a repeat's place
+    (so none when ``count`` is under the number of values, as with ``with_added``).
 
     >>> a = random_settings(4, seed=1)
     >>> a == random_settings(4, seed=1), sorted({s["gender"] for s in a})

@@ -176,25 +176,31 @@ def portrait_box(posed: Posed, pts: np.ndarray | None = None) -> tuple[float, fl
     return float((lo[0] + hi[0]) / 2), (top_y + bottom) / 2, float((lo[2] + hi[2]) / 2), half, float(hi[2])
 
 
-# A forearm and its hand, which a portrait leaves out of the head's square (a hand raised beside the head, the ``wave``
-# stance, grew it to hold the hand: the head small in a corner of sky): the points within FOREARM_REACH of the bone from
-# the elbow to the wrist carried on past the wrist by HAND_ALONG (both in head bones, :data:`PORTRAIT_SPAN`'s unit).
+# A raised forearm and its hand (the wrist over the neck's joint), which a portrait leaves out of the head's square (a
+# hand raised beside the head, the ``wave`` stance, grew it to hold the hand: the head small in a corner of sky): the
+# points within FOREARM_REACH of the bone from the elbow to the wrist carried on past the wrist by HAND_ALONG (both in
+# head bones, :data:`PORTRAIT_SPAN`'s unit). A hand under the neck is left alone (hair over a hand at the chest stays).
 FOREARM_REACH, HAND_ALONG = 0.45, 1.1
 
 
 def _forearms_and_hands(joints: dict, pts: np.ndarray, bone: float) -> np.ndarray:
-    """Which of ``pts`` lie on a forearm or a hand (see :data:`FOREARM_REACH`), by the posed ``joints``.
+    """Which of ``pts`` lie on a raised forearm or hand (see :data:`FOREARM_REACH`), by the posed ``joints``.
 
-    >>> j = {"LeftForeArm": np.array([0.0, 0.0, 0.0]), "LeftHand": np.array([0.0, 0.2, 0.0])}
-    >>> _forearms_and_hands(j, np.array([[0.0, 0.3, 0.05], [0.0, 0.6, 0.0], [0.2, 0.1, 0.0]]), 0.2).tolist()
-    [True, False, False]
+    >>> j = {"Neck": np.array([0.0, -0.1, 0.0]), "LeftForeArm": np.array([0.0, 0.0, 0.0]),
+    ...      "LeftHand": np.array([0.0, 0.2, 0.0])}
+    >>> pts = np.array([[0.0, 0.3, 0.05], [0.0, 0.6, 0.0], [0.2, 0.1, 0.0]])
+    >>> _forearms_and_hands(j, pts, 0.2).tolist(), _forearms_and_hands({**j, "Neck": np.ones(3)}, pts, 0.2).tolist()
+    ([True, False, False], [False, False, False])
     """
     out = np.zeros(len(pts), bool)
+    neck = joints.get("Neck")
     for side in ("Left", "Right"):
         if side + "ForeArm" not in joints or side + "Hand" not in joints:
             continue
         elbow = np.asarray(joints[side + "ForeArm"], np.float64)
         wrist = np.asarray(joints[side + "Hand"], np.float64)
+        if neck is not None and wrist[1] < float(neck[1]):
+            continue
         along = wrist - elbow
         length = float(np.linalg.norm(along))
         if length < 1e-9:

@@ -600,7 +600,8 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
         spec += room
         if mat_glass[d] and ca > np.float32(0.02):
             # laid over what is behind at its alpha, the reflection stays whole (at 0.4 of an uncoated
-            # surface's: lenses are coated against reflections, and a full one greyed the eyes on dark skin)
+            # surface's, the renderer's own allowance for glass; a lens's file takes it down further by its specular
+            # texture, below, as the browsers read it: a full one greyed the eyes on dark skin)
             spec *= np.float32(0.4) / ca
             if ca >= np.float32(0.999):
                 # the frame, opaque in the same material: a glossy plastic whose rounded rims' tops mirror the studio's
