@@ -134,9 +134,15 @@ def with_weights(glb: bytes, weights: dict[str, float]) -> bytes:
 def _rest_face(glb: bytes):
     """The model in the first frame of its own first clip with the file's default face weights (at rest, for the
     close-ups' framing: each close-up's camera the same whatever shape its column shows)."""
+    return _faces(glb)[0]
+
+
+def _faces(glb: bytes, shapes: tuple[str, ...] = ()) -> list:
+    """:func:`_rest_face`, then the same frame with each of ``shapes`` at full weight (the file read once)."""
     from workbench.render.scene import Model, load_clip
 
-    return Model(glb, max_texture=1).posed(load_clip(glb), 0.0)
+    model, clip = Model(glb, max_texture=1), load_clip(glb)
+    return [model.posed(clip, 0.0)] + [model.posed(clip, 0.0, morphs={shape: 1.0}) for shape in shapes]
 
 
 def _mesh(posed, name: str) -> np.ndarray:
@@ -200,13 +206,11 @@ def smile_camera(glb: bytes, opened: tuple[str, ...] = ()):
     >>> round(chin_bottom(np.c_[np.zeros(9), y, np.where(y < 1.415, 0.05, 0.09)], np.array([0.0, 1.48, 0.1])) - SMILE_BELOW, 3)
     1.412
     """
-    posed = _rest_face(glb)
-    teeth, body = _mesh(posed, "Teeth"), _mesh(posed, "Body")
+    posed, *shaped = _faces(glb, opened)
+    teeth = _mesh(posed, "Teeth")
     mouth = np.array([teeth[:, 0].mean(), teeth[:, 1].mean(), teeth[:, 2].max()])
     top = float(_mesh(posed, "Eyes")[:, 1].mean()) + SMILE_ABOVE
-    chin = min([chin_bottom(body, mouth)]
-               + [chin_bottom(_mesh(_rest_face(with_weights(glb, {shape: 1.0})), "Body"), mouth) for shape in opened])
-    bottom = chin - SMILE_BELOW
+    bottom = min(chin_bottom(_mesh(p, "Body"), mouth) for p in (posed, *shaped)) - SMILE_BELOW
     return _close_up(posed, (mouth[0], (top + bottom) / 2), max(MOUTH_SPAN, top - bottom))
 
 

@@ -152,7 +152,9 @@ def portrait_box(posed: Posed, pts: np.ndarray | None = None) -> tuple[float, fl
         base = np.asarray(j["Head"], np.float64)
         top = np.asarray(j["HeadTop_End"], np.float64)
         bone = float(np.linalg.norm(top - base))
-        pts = pts[~_forearms_and_hands(j, pts, bone)]
+        raised = _forearms_and_hands(j, pts, bone)
+        if raised.any():   # (most stances raise no hand: the points kept as they are, not copied)
+            pts = pts[~raised]
         eye = base + EYE_ALONG_HEAD * (top - base)
         half = PORTRAIT_SPAN * bone / 2
         cy = float(eye[1]) - (0.5 - EYES_FROM_TOP) * 2 * half
