@@ -28,7 +28,7 @@ combinations": one accent and neutrals, by a stream of their own, so every other
 its value), stances too. Each avatar is its LOD 0 model with its idle clip, standing in its
 first clip's first frame in every renderer (its stance: the ``pose`` clip the model carries first when its
 ``pose`` setting is not ``relaxed``, else idle's), seen by the cameras the service's previews frame (the close-ups:
-the face from over the eyes to under the chin, at least 12 cm across, so the smile's squint and cheeks are in it,
+the face from over the brows to under the chin, at least 12 cm across, so the smile's squint and cheeks are in it,
 the open mouths' down to the chin their jaw drops lowest); a face shape is set as the model's default morph weight (glTF's ``mesh.weights``,
 which every viewer reads), so the three renderers draw the same file. An avatar that fails to build (a
 setting a body does not support yet) is skipped with a message. The browsers need Chromium, chromedriver,
@@ -81,10 +81,13 @@ TITLES = {"ours": "workbench renderer (the service's previews)",
 # The mouth close-up: 12 cm across at the mouth, the previews' portrait field of view.
 MOUTH_SPAN = 0.12
 MOUTH_FOV = 25.0
-# The smile's close-up (:func:`smile_camera`): the face from SMILE_ABOVE over the eyes' centres (the whole eye, both
-# lids: a smile's squint lifts the lower one) to SMILE_BELOW under the chin, the cheeks between: centred on the mouth,
-# the 12 cm frame ran through the eyes, on some faces under their centres (review T's #12), so a reviewer saw a
-# mouth stretched under a face that did not move (blind review T, defect 2). Metres; never narrower than MOUTH_SPAN.
+# The smile's close-up (:func:`smile_camera`): the face from SMILE_ABOVE over the brows' middle (their mesh's mean
+# height: the brows whole, and the glasses' frames, whose tops lie 9 to 19 mm over the eyes' centres, with skin over
+# them) to SMILE_BELOW under the chin, the cheeks between. Centred on the mouth, the 12 cm frame ran through the eyes,
+# on some faces under their centres (review T's #12), so a reviewer saw a mouth stretched under a face that did not
+# move (blind review T, defect 2); from 14 mm over the eyes' centres (reviews T to AM) it cut the brows and the
+# sunglasses' tops, "sunglasses become huge opaque slabs covering the upper face in close-ups" (blind review AM's
+# third defect). Metres; never narrower than MOUTH_SPAN.
 SMILE_ABOVE = 0.014
 SMILE_BELOW = 0.008
 # model-viewer: the element drawn at the cell's size (its page's 512 px cost a software GPU three times the
@@ -196,7 +199,7 @@ def chin_bottom(body: np.ndarray, centre: np.ndarray) -> float:
 
 
 def smile_camera(glb: bytes, opened: tuple[str, ...] = ()):
-    """(pivot, camera) for the mouthSmile close-up: the face from just over the eyes' centres to under the chin
+    """(pivot, camera) for the mouthSmile close-up: the face from over the brows to under the chin
     (:data:`SMILE_ABOVE`, :data:`SMILE_BELOW`), centred halfway between those two, the model at rest as for
     :func:`mouth_camera` (the same field of view, at least :data:`MOUTH_SPAN` across), so the lower lids' squint and
     the cheeks' raise are in the picture with the lips. With face shapes ``opened``, the chin's lowest under any of
@@ -209,14 +212,14 @@ def smile_camera(glb: bytes, opened: tuple[str, ...] = ()):
     posed, *shaped = _faces(glb, opened)
     teeth = _mesh(posed, "Teeth")
     mouth = np.array([teeth[:, 0].mean(), teeth[:, 1].mean(), teeth[:, 2].max()])
-    top = float(_mesh(posed, "Eyes")[:, 1].mean()) + SMILE_ABOVE
+    top = float(_mesh(posed, "Eyebrows")[:, 1].mean()) + SMILE_ABOVE
     bottom = min(chin_bottom(_mesh(p, "Body"), mouth) for p in (posed, *shaped)) - SMILE_BELOW
     return _close_up(posed, (mouth[0], (top + bottom) / 2), max(MOUTH_SPAN, top - bottom))
 
 
 def open_camera(glb: bytes):
     """(pivot, camera) for the open mouths' close-ups (mouthOpen, viseme_aa): :func:`smile_camera`'s face, from over
-    the eyes to under the chin its jaw drops lowest, one camera for both. (Until review AM the 12 cm
+    the brows to under the chin its jaw drops lowest, one camera for both. (Until review AM the 12 cm
     :func:`mouth_camera`: the eyes and glasses cut off at the top and a collar at a corner, blind review AL's eighth
     defect; a mouth judged without the face it moves.)"""
     return smile_camera(glb, OPEN_SHAPES)

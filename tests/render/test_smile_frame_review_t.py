@@ -31,13 +31,19 @@ pytestmark = pytest.mark.usefixtures("sheets_built_once")
 
 #: Review T's #8, #10 and #12 (seed 4630, as the sheets draw them) and the default faces.
 FACES = {**{f"#{k}": random_settings(12, 4630, with_added=True, heads=True)[k - 1] for k in (8, 10, 12)},
-         "default feminine": {"gender": "feminine"}, "default masculine": {"gender": "masculine"}}
+         "default feminine": {"gender": "feminine"}, "default masculine": {"gender": "masculine"},
+         **{f"AM #{k}": sheets.review_settings(12, 4657)[k - 1] for k in (6, 7)}}
+#: Review AM's #7 (sunglasses, the frames' tops 17 mm over the eyes' centres) and #6 (round frames, 19 mm): blind
+#: review AM's third defect, "sunglasses become huge opaque slabs covering the upper face in close-ups".
+GLASSES = ("AM #6", "AM #7")
 #: The close-ups' columns (each its own face shape at full weight): the smile's since review T, the open mouths' since
 #: review AM (blind review AL, defect 8: "eyes and glasses cut at top of mouth close-ups (all)").
 CLOSE_UPS = ("mouthSmile", "mouthOpen", "viseme_aa")
 #: The eyes' centres at least EYES under the picture's top (the whole eye, its lower lid and the skin under it in the
 #: picture), the chin's bottom at least CHIN over its bottom (shares of the picture's height).
 EYES, CHIN = 0.08, 0.03
+#: The brows' middle (their mesh's mean row) and the glasses' top at least BROWS under the picture's top.
+BROWS = 0.08
 
 
 #: The picture's side (pixels) the eyes and the chin are found in; DEPTH: the depths drawn (metres behind the nearest
@@ -54,13 +60,10 @@ def avatar(name: str) -> sheets.Avatar:
     return sheets.Avatar(FACES[name])
 
 
-@cache
-def heights(name: str, column: str = "mouthSmile") -> tuple[float, float]:
-    """(the eyes' centres, the chin's bottom): each a share of the ``column`` close-up's height from its top, found in
-    the picture itself (the model with that column's face shape), not from the camera's inputs: drawn unlit with each
-    vertex's colour its depth, the eyes' pixels (the Eyes mesh's, each side's mean row, the lower side's) and, down the
-    picture's middle column under its centre, the lowest row of the chin (the first row after which the skin steps back
-    DROP or more, or stops showing)."""
+def pictures(name: str, column: str):
+    """``picture(which, without=())`` for the ``column`` close-up of avatar ``name``: each pixel's depth (0 at ``far`` ..
+    1 at ``near``) where mesh ``which`` shows, -1 elsewhere (the black of the others draws as up to 0.03 unlit; the face
+    is 0.5 or more)."""
     a = avatar(name)
     k = [v[0] for v in sheets.VIEWS].index(column)
     cam, glb = a.cameras[k][1], a.files[k]
@@ -71,8 +74,6 @@ def heights(name: str, column: str = "mouthSmile") -> tuple[float, float]:
     near, far = eyes_z + 0.05, eyes_z + 0.05 - DEPTH
 
     def picture(which: str, without: tuple[str, ...] = ()) -> np.ndarray:
-        """Each pixel's depth (0 at ``far`` .. 1 at ``near``) where mesh ``which`` shows, -1 elsewhere (the black of
-        the others draws as up to 0.03 unlit; the face is 0.5 or more)."""
         draws = []
         for d in (d for d in posed.draws if d.mesh_name not in without):
             colors = np.zeros((len(d.positions), 4), np.float32)
@@ -84,6 +85,17 @@ def heights(name: str, column: str = "mouthSmile") -> tuple[float, float]:
         rgba = draw(replace(posed, draws=draws), cam, SIZE, ss=1, background=(0, 0, 0), lights=UNLIT).astype(float)
         return np.where(rgba[..., 1] > 0.1 * 255, rgba[..., 1] / 255, -1.0)
 
+    return picture
+
+
+@cache
+def heights(name: str, column: str = "mouthSmile") -> tuple[float, float]:
+    """(the eyes' centres, the chin's bottom): each a share of the ``column`` close-up's height from its top, found in
+    the picture itself (the model with that column's face shape), not from the camera's inputs: drawn unlit with each
+    vertex's colour its depth, the eyes' pixels (the Eyes mesh's, each side's mean row, the lower side's) and, down the
+    picture's middle column under its centre, the lowest row of the chin (the first row after which the skin steps back
+    DROP or more, or stops showing)."""
+    picture = pictures(name, column)
     eyes = picture("Eyes", without=("Glasses",)) >= 0    # (#8's lenses, black here, hid its eyes)
     rows = np.arange(SIZE)[:, None] * np.ones(SIZE)
     sides = [eyes & (np.arange(SIZE) < SIZE // 2), eyes & (np.arange(SIZE) >= SIZE // 2)]
@@ -118,3 +130,20 @@ def test_the_smile_close_up_holds_the_lower_lids_and_the_chin(name, column):
     0.89)."""
     eyes, chin = heights(name, column)
     assert eyes >= EYES and chin <= 1 - CHIN, (round(eyes, 3), round(chin, 3))
+
+
+@pytest.mark.parametrize("column", CLOSE_UPS)
+@pytest.mark.parametrize("name", ["default feminine", "default masculine", "#12", *GLASSES])
+def test_the_close_ups_hold_the_brows_and_the_glasses_under_skin(name, column):
+    """The brows' middle and the glasses' frames' top lie BROWS or more under every close-up's top: the face's upper
+    part in the picture, so a frame sits on a face. From 14 mm over the eyes' centres (data/make_review_sheets'
+    cameras until review AM) the brows' middle at 0.027 to 0.045 of the height and the frames' tops at 0.043 to 0.047
+    (at the picture's edge: "huge opaque slabs covering the upper face", blind review AM); now (``SMILE_ABOVE`` over
+    the brows' middle) the brows at 0.099 to 0.145, the frames' tops at 0.137 to 0.156."""
+    picture = pictures(name, column)
+    rows = np.arange(SIZE)[:, None] * np.ones(SIZE)
+    brows = float(rows[picture("Eyebrows", without=("Glasses",)) >= 0].mean() + 0.5) / SIZE
+    found = [brows]
+    if name in GLASSES:
+        found.append(float(np.flatnonzero((picture("Glasses") >= 0).any(axis=1))[0]) / SIZE)
+    assert min(found) >= BROWS, [round(v, 3) for v in found]
