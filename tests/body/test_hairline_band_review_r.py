@@ -108,7 +108,11 @@ def under_the_cards(cards: np.ndarray) -> dict[int, int]:
 
 def band_share(index: int) -> float:
     """The mean hair share of the band under the cards across the forehead's middle (see the module's text)."""
-    bald, haired, cards = pictures(index)
+    return share_under(*pictures(index))
+
+
+def share_under(bald: np.ndarray, haired: np.ndarray, cards: np.ndarray) -> float:
+    """:func:`band_share` of the pictures :func:`drawn` makes (bald, haired, where the cards are)."""
     edges = under_the_cards(cards)
     hair = np.median(np.concatenate([haired[max(e - 12, 0): e - 2, x] for x, e in edges.items()]), axis=0)
     shares = []

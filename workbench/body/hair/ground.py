@@ -1,6 +1,6 @@
-"""Curls' and long hair's hairline on the skin: where the hair is lighter than the skin it grows from, the scalp
-layer's fill at the forehead in the skin's own colour (:func:`grounded`), so the skin shows between the first coils'
-roots (long hair: between its last single hairs).
+"""Curls', long and pulled-back hair's hairline on the skin: where the hair is lighter than the skin it grows from,
+the scalp layer's fill at the forehead in the skin's own colour (:func:`grounded`), so the skin shows between the
+first coils' roots (long hair: between its last single hairs; a bun's and a ponytail's: between its cards' roots).
 
 >>> t = ground_texture("#C8B288", "#472C1F")
 >>> t.shape, bool((t != hair_texture("#C8B288", "curly")).any()), ground_texture("#867257", "#DAB289") is hair_texture(
@@ -34,7 +34,13 @@ GROUND = (0.9, 1.0)
 # hairline texture bleeding onto the skin" (blind review AC's defect 3, #4's #BEBEBD on #40281D; its bleed 7.3 rows of
 # the hair's lightness, now 3.5: tests/body/test_long_band_review_ac.py). From 0.94 to 1.02 it bled 3.6 rows but the
 # fill's soft edge still lay 6 rows lower over the skin; from 0.88 the fine hairs make the hairline.
-GROUNDED = {"curly": GROUND, "long": (0.88, 0.98)}
+# Hair pulled back (bun, ponytail) likewise, as long hair's: the layer's fill over the forehead in the
+# hair's colour drew a solid band along a light hairline on a deeper skin, a swim cap's rim ("platinum crop: hair reads
+# as a smooth white cap/helmet", blind review AM's first defect, #5's #D1CDC8 bun on #452C23; its band's rows
+# lighter than the skin between the cards' roots and the forehead: tests/body/test_light_hairline_review_am.py).
+# (Short crops keep theirs: their hairline fades in fine hairs of the hair's colour painted on the skin, review AA's,
+# .bald.front_hairs, and the layer's fill is the hair between their cards.)
+GROUNDED = {"curly": GROUND, "long": (0.88, 0.98), "bun": (0.88, 0.98), "ponytail": (0.88, 0.98)}
 GROUND_AZ = (70.0, 105.0)
 GROUND_LIGHTER = (10.0, 30.0)
 # ...and so much (times the share above) of the alpha of long hair's blended fringe's fine wisps (groom.edge_wisps: the
