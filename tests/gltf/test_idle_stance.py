@@ -66,11 +66,13 @@ def test_the_weight_rests_on_the_right_leg(joints):
 
 
 def test_the_arms_hang_relaxed(joints):
-    """Upper arms near the sides, elbows bent (more on the free side's), the hands below the hips' joints."""
+    """Upper arms near the sides, elbows eased, not locked (more on the free side's), the hands below the hips'
+    joints. (Bent 25 to 60 degrees until review AM, 32.5 and 39: "arms hovering off the body", its ninth defect;
+    tests/body/test_idle_arms_review_am.py.)"""
     j = joints
     elbows = {s: bend(j, f"{s}Arm", f"{s}ForeArm", f"{s}Hand") for s in ("Left", "Right")}
-    assert all(25.0 < e < 60.0 for e in elbows.values()), elbows
-    assert elbows["Left"] > elbows["Right"] + 5.0, elbows
+    assert all(12.0 < e < 25.0 for e in elbows.values()), elbows
+    assert elbows["Left"] > elbows["Right"] + 2.0, elbows
     for s in ("Left", "Right"):
         down = angle(j[f"{s}ForeArm"] - j[f"{s}Arm"], np.array([0.0, -1.0, 0.0]))
         assert 3.0 < down < 25.0, (s, down)

@@ -76,13 +76,13 @@ HIP_WRIST_UP, HIP_HAND_SPAN, HIP_CLEAR = 0.09, 0.2, 0.055
 # The palm's centre rests on the hip this far above the Hips joint, within this band (hip heights), on its furthest
 # HIP_FRONT degrees round from its side to the front (where the forearm, swung forward, meets it near in line).
 HIP_PALM_UP, HIP_PALM_BAND, HIP_FRONT = 0.03, 0.015, 35.0
-# The other arm of ``hand_on_hip`` hangs at the side, straighter and less forward than the idle's free arm (its
-# elbow 15 degrees less bent, 12 degrees back: the idle's reads as reaching forward in the three-quarter view),
+# The other arm of ``hand_on_hip`` hangs at the side, less forward than the idle's free arm (9 degrees back, its elbow
+# 0.5 degrees more bent: 24 degrees, as when the idle's was bent 39 and this 15 less, before review AM),
 # then out from the side a degree at a time, up to HANG_OUT, until every point of its forearm, sleeve and hand
 # stands HANG_CLEAR (metres) or more outside the posed trunk, hips and legs (:func:`_hang`). Blind review W (#5,
 # #12: "the other arm held out like a T-pose leftover"): a margin kept off the trunk at rest (the T-pose's,
 # turned with the hips) held it 19 to 24 degrees off the side on most bodies, the forearm 19 degrees forward.
-HANG_BACK, HANG_STRAIGHTEN, HANG_OUT, HANG_CLEAR = 12.0, 15.0, 15.0, 0.002
+HANG_BACK, HANG_STRAIGHTEN, HANG_OUT, HANG_CLEAR = 9.0, -0.5, 15.0, 0.002
 # The forearm's bone (elbow to wrist, sampled at these fractions) off the trunk's surface at rest by its own flesh's
 # or sleeve's reach and this margin; the hand's middle (from the wrist towards its middle finger's last joint, at
 # these fractions) by this much (half its thickness and a margin); the trunk: whatever lies this far and more below
