@@ -8,7 +8,10 @@ than the two middle incisors) while the rest of the middle rose with the lip (wo
 so the teeth's top edge was a flat shelf with shoulders either side, and the lip's red hung into the teeth as a V
 where the lift ended. Now the tubercle rises 3.5 mm over 7 mm (workbench.body.lip_lift.TUBERCLE_UP, TUBERCLE_RADIUS).
 
-Measured in the sheets' own mouthSmile close-up (``Avatar.cameras``, brows to chin, at SIZE px), the model with
+Measured in the sheets' 12 cm mouth close-up (``make_review_sheets.mouth_camera``, centred on the mouth, at SIZE px:
+about 0.25 mm a pixel at the teeth whatever the face's length; the sheets' mouthSmile camera, from over the brows to the
+chin since pass 52, is 0.27 to 0.34 mm a pixel, coarser on a long face, and the line's steps of a pixel count for
+more there: AJ#3 0.26 in it), the model with
 mouthSmile at full weight in its idle clip's first frame, drawn unlit with the Teeth mesh white and everything else
 black, so the lips hide what they cover: the teeth's top edge (mm at the teeth's front) over the middle 84 % of the
 teeth's width, and its root-mean-square distance from a smooth curve (a least-squares quartic) through it. Steps and
@@ -33,8 +36,9 @@ pytestmark = pytest.mark.usefixtures("sheets_built_once")
 FACES = {"AJ#3": sheets.review_settings(12, 4654)[2], "AJ#7": sheets.review_settings(12, 4654)[6],
          "AH#6": sheets.review_settings(12, 4651)[5], "AH#5": sheets.review_settings(12, 4651)[4]}
 #: The most each face's line may stray from its smooth curve (mm, root mean square). On main (60ded23d) 0.287 /
-#: 0.421 / 0.293 / 0.309 (AJ#3 / AJ#7 / AH#6 / AH#5); now 0.233 / 0.389 / 0.213 / 0.187. (AJ#7's line has a dip at
-#: one canine the lift does not reach.)
+#: 0.421 / 0.293 / 0.309 (AJ#3 / AJ#7 / AH#6 / AH#5); now 0.233 / 0.389 / 0.213 / 0.187 (in the mouthSmile camera of
+#: then, from over the eyes); in the 12 cm mouth camera 0.23 / 0.375 / 0.153 / 0.175. (AJ#7's line has a dip at one
+#: canine the lift does not reach.)
 BOUND = {"AJ#3": 0.25, "AJ#7": 0.40, "AH#6": 0.25, "AH#5": 0.25}
 SMILE = [v[0] for v in sheets.VIEWS].index("mouthSmile")
 #: The picture's side (pixels: about 0.25 mm each at the teeth) and the share of the teeth's width left off each end.
@@ -50,7 +54,7 @@ def off_curve(x: np.ndarray, top: np.ndarray) -> float:
 def stray(name: str) -> float:
     """mm: the teeth's top edge's root-mean-square distance from its quartic fit (see the module's docstring)."""
     avatar = sheets.Avatar(FACES[name])
-    mask, mm = teeth_mask(avatar.files[SMILE], avatar.cameras[SMILE][1], SIZE)
+    mask, mm = teeth_mask(avatar.files[SMILE], sheets.mouth_camera(avatar.glb)[1], SIZE)
     cols = np.flatnonzero(mask.sum(0) > 2)
     a, b = cols.min(), cols.max()
     xs = np.arange(int(a + ENDS * (b - a)), int(b - ENDS * (b - a)) + 1)
