@@ -16,7 +16,7 @@ from helpers import random_settings
 from workbench.body.corner_shade import seam_share
 from workbench.body.mesh import body_of
 from workbench.body.mouth import MOUTH_SIZE, UPPER_EDGE, lining_depth, mouth_texture, tooth_edges
-from workbench.body.nose_shade import wing_share
+from workbench.body.nose_shade import evened_share
 from workbench.body.teeth_walls import LINING_WALL
 from workbench.gltf.glb import read_accessor, read_glb
 from workbench.gltf.meshes import _key, _parts
@@ -51,8 +51,9 @@ def body(k: int) -> dict[str, np.ndarray]:
     assert len(source) == len(out["p"])
     out["lining"] = lining_depth(body_of(key[0]))[source] > LINING_WALL[0]
     out["seam"] = seam_share(body_of(key[0]))[source] > 0
-    # (And the skin round the nose's base, its normals evened on purpose since pass 38: workbench.body.nose_shade.)
-    out["wings"] = wing_share(body_of(key[0]))[source] > 0
+    # (And the skin round the nose's base and root, its normals evened on purpose since passes 38 and 53:
+    # workbench.body.nose_shade.)
+    out["wings"] = evened_share(body_of(key[0]))[source] > 0
     return out
 
 

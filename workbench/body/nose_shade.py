@@ -1,6 +1,6 @@
-"""The nose's wings lit by their broad shape, not by the base mesh's alar crease (issue 46, blind review AB's defect
-10: "two dark comma-shaped smudges on the nose wings that read as dirt or pinched creases, not as nostrils", its #2,
-#4 and #10 in every mouth close-up).
+"""The nose's wings and root lit by their broad shape, not by the base mesh's creases (issue 46, blind review AB's
+defect 10: "two dark comma-shaped smudges on the nose wings that read as dirt or pinched creases, not as nostrils", its
+#2, #4 and #10 in every mouth close-up; blind review AN's first: a masculine face's "shade shelf across the eyes").
 
 MakeHuman's base mesh folds the skin where the wing meets the cheek and where it curls into the nostril in a vertex
 or two (4 to 6 mm apart on the face), so those vertices' normals face down and back while their neighbours face
@@ -10,8 +10,15 @@ the mesh's normals. :func:`calm_wings` evens the normals round the nose's base t
 (:data:`ROUNDS` rounds, within :data:`REACH` of the nostrils' middle), as a real nose's alar groove is a soft shadow
 that follows the wing's curve. The nostrils' holes keep the occlusion's soft shade (workbench.body.ao.NOSTRIL_FLOOR).
 
->>> ROUNDS, REACH
-(8, (0.014, 0.021))
+The nose's root the same way (:func:`root_share`): a masculine face's brow set forward (workbench.body.details'
+``FACE_DETAILS``, MakeHuman's eyebrows-trans-forward at 0.5) stands 9 mm in front of the base mesh's nasion, which
+turns from the brow's underside to the nose's bridge over two rows of vertices 4 to 6 mm apart: their normals faced
+36 degrees down, then 36 up, a line of shade from one eye's inner corner to the other at the upper lids' height, in
+every renderer and at every height (review AN's #3: "a visor"). Evened, the root is the soft saddle a person's is, the
+brow's ridge as far forward (tests/body/test_nose_root_review_an.py).
+
+>>> ROUNDS, REACH, ROOT_REACH, ROOT_UP
+(8, (0.014, 0.021), (0.01, 0.02), 0.004)
 """
 
 from __future__ import annotations
@@ -22,7 +29,8 @@ from .expressions import EYES_APART, smoothstep
 from .mesh import BodyMesh
 from .soften import rings
 
-__all__ = ["REACH", "ROUNDS", "calm_wings", "wing_share"]
+__all__ = ["REACH", "ROOT_REACH", "ROOT_ROUNDS", "ROOT_UP", "ROUNDS", "calm_wings", "evened_share", "root_share",
+           "wing_share"]
 
 # Rounds of evening each normal towards its ring's mean (at 4 the commas were softer but still a vertex's hard edge).
 ROUNDS = 8
@@ -30,6 +38,14 @@ ROUNDS = 8
 # wing's crease and the nostril's rim. Reaching to 18 and 26 mm it evened the top of the smile's fold at rest too,
 # and review X's fold step on #2 fell under its bound (0.93 < 1.2, tests/render/test_smile_fold_review_x.py).
 REACH = (0.014, 0.021)
+# ... and within ROOT_REACH[0] of the nose's root (ROOT_UP over the eyes' middle, on the skin's front there), none from
+# ROOT_REACH[1]: the skin between the eyes' inner corners, the lids left as they are past them. At (8, 14) mm the
+# line stayed from each inner corner to the bridge's side.
+ROOT_REACH = (0.010, 0.020)
+ROOT_UP = 0.004
+# Rounds of evening at the root (at 8, review AN's #3, its brow ridge 0.5 further forward, kept a line, its normals 28
+# degrees down; at 16, 20).
+ROOT_ROUNDS = 16
 
 
 def _nostrils_middle(mesh: BodyMesh) -> tuple[np.ndarray, float]:
@@ -55,8 +71,29 @@ def wing_share(mesh: BodyMesh) -> np.ndarray:
     return share * skin
 
 
+def root_share(mesh: BodyMesh) -> np.ndarray:
+    """Per vertex of ``mesh`` how much of the evening it takes: 1 on the skin round the nose's root, 0 elsewhere."""
+    pos = mesh.positions.astype(np.float64)
+    right, left = (pos[mesh.groups[f"helper-{s}-eye"]].mean(0) for s in "rl")
+    unit = float(np.linalg.norm(left - right)) / EYES_APART
+    centre = (right + left) / 2 + np.array([0.0, ROOT_UP * unit, 0.0])
+    p = pos[mesh.groups["body"]]
+    front = p[(np.abs(p[:, 0] - centre[0]) < 0.003 * unit) & (np.abs(p[:, 1] - centre[1]) < 0.004 * unit)]
+    centre[2] = front[:, 2].max()
+    share = smoothstep(ROOT_REACH[1] * unit, ROOT_REACH[0] * unit, np.linalg.norm(pos - centre, axis=1))
+    skin = np.zeros(len(share), bool)
+    skin[mesh.groups["body"]] = True
+    return share * skin
+
+
+def evened_share(mesh: BodyMesh) -> np.ndarray:
+    """Per vertex of ``mesh`` how much of the evening :func:`calm_wings` gives it (the wings' or the root's)."""
+    return np.maximum(wing_share(mesh), root_share(mesh))
+
+
 def calm_wings(mesh: BodyMesh) -> np.ndarray:
-    """``mesh``'s normals (V, 3) float32 with those round the nose's base evened (:func:`wing_share`), unit length.
+    """``mesh``'s normals (V, 3) float32 with those round the nose's base and root evened (:func:`evened_share`), unit
+    length.
 
     >>> from workbench.body.mesh import body_mesh                        # doctest: +SKIP
     >>> from workbench.options import normalize_avatar_settings           # doctest: +SKIP
@@ -64,13 +101,14 @@ def calm_wings(mesh: BodyMesh) -> np.ndarray:
     >>> calm_wings(m).shape == m.normals.shape                            # doctest: +SKIP
     True
     """
-    share = wing_share(mesh)
     tris = mesh.triangles[mesh.face_groups["body"]]
-    ring, count = rings(tris, len(share))
-    even = mesh.normals.astype(np.float64)
-    for _ in range(ROUNDS):
-        even = (even + ring @ even) / (1 + count)[:, None]
-        even /= np.maximum(np.linalg.norm(even, axis=1, keepdims=True), 1e-12)
-    out = mesh.normals * (1 - share)[:, None] + even * share[:, None]
-    out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+    ring, count = rings(tris, len(mesh.normals))
+    out = mesh.normals.astype(np.float64)
+    for share, rounds in ((wing_share(mesh), ROUNDS), (root_share(mesh), ROOT_ROUNDS)):
+        even = out
+        for _ in range(rounds):
+            even = (even + ring @ even) / (1 + count)[:, None]
+            even /= np.maximum(np.linalg.norm(even, axis=1, keepdims=True), 1e-12)
+        out = out * (1 - share)[:, None] + even * share[:, None]
+        out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
     return out.astype(np.float32)
