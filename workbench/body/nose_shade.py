@@ -17,8 +17,8 @@ turns from the brow's underside to the nose's bridge over two rows of vertices 4
 every renderer and at every height (review AN's #3: "a visor"). Evened, the root is the soft saddle a person's is, the
 brow's ridge as far forward (tests/body/test_nose_root_review_an.py).
 
->>> ROUNDS, REACH, ROOT_REACH, ROOT_UP
-(8, (0.014, 0.021), (0.01, 0.02), 0.004)
+>>> ROUNDS, REACH, ROOT_REACH, ROOT_UP, ROOT_ACROSS
+(8, (0.014, 0.021), (0.01, 0.02), 0.004, 2.0)
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from .expressions import EYES_APART, smoothstep
 from .mesh import BodyMesh
 from .soften import rings
 
-__all__ = ["REACH", "ROOT_REACH", "ROOT_ROUNDS", "ROOT_UP", "ROUNDS", "calm_wings", "evened_share", "root_share",
-           "wing_share"]
+__all__ = ["REACH", "ROOT_ACROSS", "ROOT_REACH", "ROOT_ROUNDS", "ROOT_UP", "ROUNDS", "calm_wings", "evened_share",
+           "root_share", "wing_share"]
 
 # Rounds of evening each normal towards its ring's mean (at 4 the commas were softer but still a vertex's hard edge).
 ROUNDS = 8
@@ -39,10 +39,13 @@ ROUNDS = 8
 # and review X's fold step on #2 fell under its bound (0.93 < 1.2, tests/render/test_smile_fold_review_x.py).
 REACH = (0.014, 0.021)
 # ... and within ROOT_REACH[0] of the nose's root (ROOT_UP over the eyes' middle, on the skin's front there), none from
-# ROOT_REACH[1]: the skin between the eyes' inner corners, the lids left as they are past them. At (8, 14) mm the
+# ROOT_REACH[1], up and down; across, ROOT_ACROSS times nearer (5 and 10 mm): the bridge's top between the eyes. As far
+# across as up, the sockets beside the bridge were evened too and lost their shade: review F's pale socket in three.js
+# 0.66 of the cheek's light against its bound 0.55 (tests/render/test_threejs_look.py); at (8, 14) mm every way the
 # line stayed from each inner corner to the bridge's side.
 ROOT_REACH = (0.010, 0.020)
 ROOT_UP = 0.004
+ROOT_ACROSS = 2.0
 # Rounds of evening at the root (at 8, review AN's #3, its brow ridge 0.5 further forward, kept a line, its normals 28
 # degrees down; at 16, 20).
 ROOT_ROUNDS = 16
@@ -80,7 +83,8 @@ def root_share(mesh: BodyMesh) -> np.ndarray:
     p = pos[mesh.groups["body"]]
     front = p[(np.abs(p[:, 0] - centre[0]) < 0.003 * unit) & (np.abs(p[:, 1] - centre[1]) < 0.004 * unit)]
     centre[2] = front[:, 2].max()
-    share = smoothstep(ROOT_REACH[1] * unit, ROOT_REACH[0] * unit, np.linalg.norm(pos - centre, axis=1))
+    d = (pos - centre) * np.array([ROOT_ACROSS, 1.0, 1.0])
+    share = smoothstep(ROOT_REACH[1] * unit, ROOT_REACH[0] * unit, np.linalg.norm(d, axis=1))
     skin = np.zeros(len(share), bool)
     skin[mesh.groups["body"]] = True
     return share * skin
