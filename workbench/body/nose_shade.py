@@ -6,7 +6,7 @@ MakeHuman's base mesh folds the skin where the wing meets the cheek and where it
 or two (4 to 6 mm apart on the face), so those vertices' normals face down and back while their neighbours face
 forward. Drawn with the albedo alone, or with the occlusion texture and the skin's normal map taken off, the commas
 stayed (review AB's #2 in its mouthOpen close-up); with the body's normals facing the camera they went: the commas are
-the mesh's normals. :func:`calm_wings` evens the normals round the nose's base towards their rings' means
+the mesh's normals. :func:`calm_nose` evens the normals round the nose's base towards their rings' means
 (:data:`ROUNDS` rounds, within :data:`REACH` of the nostrils' middle), as a real nose's alar groove is a soft shadow
 that follows the wing's curve. The nostrils' holes keep the occlusion's soft shade (workbench.body.ao.NOSTRIL_FLOOR).
 
@@ -29,7 +29,7 @@ from .expressions import EYES_APART, smoothstep
 from .mesh import BodyMesh
 from .soften import rings
 
-__all__ = ["REACH", "ROOT_ACROSS", "ROOT_REACH", "ROOT_ROUNDS", "ROOT_UP", "ROUNDS", "calm_wings", "evened_share",
+__all__ = ["REACH", "ROOT_ACROSS", "ROOT_REACH", "ROOT_ROUNDS", "ROOT_UP", "ROUNDS", "calm_nose", "evened_share",
            "root_share", "wing_share"]
 
 # Rounds of evening each normal towards its ring's mean (at 4 the commas were softer but still a vertex's hard edge).
@@ -51,58 +51,62 @@ ROOT_ACROSS = 2.0
 ROOT_ROUNDS = 16
 
 
+def _eyes(mesh: BodyMesh) -> tuple[np.ndarray, float]:
+    """The eyes' middle (float64) and the face's unit (its eyes' distance over the reference's)."""
+    right, left = (mesh.positions[mesh.groups[f"helper-{s}-eye"]].astype(np.float64).mean(0) for s in "rl")
+    return (right + left) / 2, float(np.linalg.norm(left - right)) / EYES_APART
+
+
+def _on_skin(mesh: BodyMesh, share: np.ndarray) -> np.ndarray:
+    """``share`` (per vertex) kept on the body's skin, 0 elsewhere (the eyes, lashes and other helpers)."""
+    skin = np.zeros(len(share), bool)
+    skin[mesh.groups["body"]] = True
+    return share * skin
+
+
 def _nostrils_middle(mesh: BodyMesh) -> tuple[np.ndarray, float]:
     """The point 8 mm under and 12 mm behind the nose's tip (as workbench.body.ao.nostrils finds it) and the face's
-    unit (its eyes' distance over the reference's)."""
-    pos = mesh.positions.astype(np.float64)
-    p = pos[mesh.groups["body"]]
-    right, left = (pos[mesh.groups[f"helper-{s}-eye"]].mean(0) for s in "rl")
-    mid = (right + left) / 2
+    unit (:func:`_eyes`)."""
+    p = mesh.positions[mesh.groups["body"]].astype(np.float64)
+    mid, unit = _eyes(mesh)
     ridge = (p[:, 2] > mid[2] - 0.04) & (np.abs(p[:, 0] - mid[0]) < 0.012) & (p[:, 1] < mid[1] - 0.01) \
         & (p[:, 1] > mid[1] - 0.07)
     tip = p[ridge][np.argmax(p[ridge][:, 2])]
-    return tip + np.array([0.0, -0.008, -0.012]), float(np.linalg.norm(left - right)) / EYES_APART
+    return tip + np.array([0.0, -0.008, -0.012]), unit
 
 
 def wing_share(mesh: BodyMesh) -> np.ndarray:
     """Per vertex of ``mesh`` how much of the evening it takes: 1 on the skin round the nose's base, 0 elsewhere."""
     centre, unit = _nostrils_middle(mesh)
     d = np.linalg.norm(mesh.positions.astype(np.float64) - centre, axis=1)
-    share = smoothstep(REACH[1] * unit, REACH[0] * unit, d)
-    skin = np.zeros(len(share), bool)
-    skin[mesh.groups["body"]] = True
-    return share * skin
+    return _on_skin(mesh, smoothstep(REACH[1] * unit, REACH[0] * unit, d))
 
 
 def root_share(mesh: BodyMesh) -> np.ndarray:
     """Per vertex of ``mesh`` how much of the evening it takes: 1 on the skin round the nose's root, 0 elsewhere."""
     pos = mesh.positions.astype(np.float64)
-    right, left = (pos[mesh.groups[f"helper-{s}-eye"]].mean(0) for s in "rl")
-    unit = float(np.linalg.norm(left - right)) / EYES_APART
-    centre = (right + left) / 2 + np.array([0.0, ROOT_UP * unit, 0.0])
+    mid, unit = _eyes(mesh)
+    centre = mid + np.array([0.0, ROOT_UP * unit, 0.0])
     p = pos[mesh.groups["body"]]
     front = p[(np.abs(p[:, 0] - centre[0]) < 0.003 * unit) & (np.abs(p[:, 1] - centre[1]) < 0.004 * unit)]
     centre[2] = front[:, 2].max()
     d = (pos - centre) * np.array([ROOT_ACROSS, 1.0, 1.0])
-    share = smoothstep(ROOT_REACH[1] * unit, ROOT_REACH[0] * unit, np.linalg.norm(d, axis=1))
-    skin = np.zeros(len(share), bool)
-    skin[mesh.groups["body"]] = True
-    return share * skin
+    return _on_skin(mesh, smoothstep(ROOT_REACH[1] * unit, ROOT_REACH[0] * unit, np.linalg.norm(d, axis=1)))
 
 
 def evened_share(mesh: BodyMesh) -> np.ndarray:
-    """Per vertex of ``mesh`` how much of the evening :func:`calm_wings` gives it (the wings' or the root's)."""
+    """Per vertex of ``mesh`` how much of the evening :func:`calm_nose` gives it (the wings' or the root's)."""
     return np.maximum(wing_share(mesh), root_share(mesh))
 
 
-def calm_wings(mesh: BodyMesh) -> np.ndarray:
+def calm_nose(mesh: BodyMesh) -> np.ndarray:
     """``mesh``'s normals (V, 3) float32 with those round the nose's base and root evened (:func:`evened_share`), unit
     length.
 
     >>> from workbench.body.mesh import body_mesh                        # doctest: +SKIP
     >>> from workbench.options import normalize_avatar_settings           # doctest: +SKIP
     >>> m = body_mesh(normalize_avatar_settings({"gender": "feminine"}))  # doctest: +SKIP
-    >>> calm_wings(m).shape == m.normals.shape                            # doctest: +SKIP
+    >>> calm_nose(m).shape == m.normals.shape                            # doctest: +SKIP
     True
     """
     tris = mesh.triangles[mesh.face_groups["body"]]
@@ -117,7 +121,7 @@ def _evened(normals: np.ndarray, ring, count: np.ndarray, share: np.ndarray, rou
     """``normals`` (V, 3) with each where ``share`` > 0 turned by its share towards its value evened ``rounds`` rounds
     towards its rings' means (``ring``, ``count``: :func:`.soften.rings`). Computed over the skin within ``rounds`` + 1
     rings of those alone: no value from further away reaches them in that many rounds (the same numbers as over the
-    whole mesh, in a tenth of its time)."""
+    whole mesh, for a fraction of its time: bench/RESULTS.md "Pass 53")."""
     near = share > 0
     for _ in range(rounds + 1):
         near = near | (ring @ near.astype(np.float64) > 0)

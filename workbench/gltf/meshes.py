@@ -41,7 +41,7 @@ from ..body.hair import hair_pieces, with_lash_uvs
 from ..body.lod import Piece, decimate, normals_of, piece
 from ..body.mesh import BodyMesh, body_key, body_mesh, body_of
 from ..body.mouth import fitted_teeth, lining_depth
-from ..body.nose_shade import calm_wings
+from ..body.nose_shade import calm_nose
 from ..body.outfit import hidden_skin, outfit_pieces
 from ..body.teeth_walls import lined
 from ..skeleton import Skeleton
@@ -124,8 +124,8 @@ def _dressed(body: tuple, top: str, bottom: str, shoes: str) -> dict[str, Piece]
     # The skin the clothes hide well inside their rims is left out (workbench.body.outfit.garments).
     skin = mesh.face_groups["body"]
     out = {"Body": piece(mesh, skin[~hidden_skin(top, bottom)[mesh.triangles[skin]].any(1)])}
-    # (the nose's wings lit by their broad shape, not the base mesh's alar crease: workbench.body.nose_shade)
-    out["Body"] = replace(out["Body"], normals=calm_wings(mesh)[out["Body"].source])
+    # (the nose's wings and root lit by their broad shape, not the base mesh's creases: workbench.body.nose_shade)
+    out["Body"] = replace(out["Body"], normals=calm_nose(mesh)[out["Body"].source])
     # (the rest face's soft mouth corners, then the cavity's walls, one surface)
     out["Body"] = lined(_softened(out["Body"], body), lining_depth(mesh)[out["Body"].source])
     for name, groups in FACE_MESHES.items():
