@@ -12,6 +12,7 @@ service's own settings schema (the random sheets and the framing test).
 from __future__ import annotations
 
 import contextlib
+import copy
 import functools
 import io
 import itertools
@@ -868,6 +869,15 @@ def random_settings(count: int = 12, seed: int = 36, with_added: bool = False, h
     >>> [{**s, "outfit": s["outfit"]["topStyle"]} for s in a] == [{**s, "outfit": s["outfit"]["topStyle"]} for s in b]
     True
     """
+    return copy.deepcopy(_random_settings(count, seed, with_added, heads, features, palettes, spread, recent))
+
+
+@functools.cache
+def _random_settings(count: int, seed: int, with_added: bool, heads: bool, features: bool, palettes: bool,
+                     spread: bool, recent: bool) -> list[dict]:
+    """:func:`random_settings`' draw, made once per process for each set of arguments: some 270 test modules draw
+    at import (their parameters), 72 distinct draws of 272, about 1 s of every worker's collection drawn again and again
+    (pass 54). The caller gets a copy (a test may change the settings it is given)."""
     from workbench.service.openapi import build_openapi
 
     schema = build_openapi("http://127.0.0.1")["components"]["schemas"]["AvatarSettings"]

@@ -23,7 +23,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from built import built as build_avatar
+from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
 from scipy.spatial import ConvexHull, Delaunay
 from test_bob_review_l import BACKGROUND, SIZE, hem, settings, view
 

@@ -15,7 +15,7 @@ right hand laid over the left) 2.7 to 6.9 mm apart on the six, none inside.
 from __future__ import annotations
 
 import pytest
-from built import built
+from built import built_rest as built  # one build per run, no face shapes (tests/built.py)
 from helpers import random_settings
 from test_hands_review_v import GAP, INSIDE, clasp, knuckles_and_wrists
 

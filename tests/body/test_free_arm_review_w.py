@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from built import built
+from built import built_rest as built  # one build per run, no face shapes (tests/built.py)
 from helpers import random_settings
 
 from workbench.options import ModelOptions, normalize_avatar_settings

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from built import sheet_glb
+from built import sheet_glb_rest as sheet_glb  # one build per run, no face shapes (tests/built.py)
 from helpers import random_settings
 from scipy.spatial import cKDTree
 from test_hands_review_p import trunk

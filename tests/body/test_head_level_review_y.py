@@ -52,7 +52,7 @@ def _rotation(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 @cache
 def gaze(settings_json: str) -> tuple[float, float]:
     """(the gaze's pitch in degrees, + up; the eyes' height in metres) of the avatar in its preview pose."""
-    from built import built  # one build per run (tests/built.py)
+    from built import built_rest as built  # one build per run, no face shapes (tests/built.py)
 
     from workbench.options import ModelOptions
     from workbench.render.scene import Model, load_clip

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from built import built as build_avatar  # one build per run (tests/built.py)
+from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
 from scipy.ndimage import binary_erosion, gaussian_filter
 
 from workbench.options import ModelOptions, normalize_avatar_settings

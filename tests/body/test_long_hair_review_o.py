@@ -24,7 +24,7 @@ sheets draw (:func:`workbench.render.render`, 512 px, the idle clip's first fram
 from functools import cache
 
 import numpy as np
-from built import built as build_avatar  # one build per run (tests/built.py)
+from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
 from helpers import random_settings
 from scipy import ndimage
 

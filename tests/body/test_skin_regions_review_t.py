@@ -13,7 +13,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from built import sheet_glb
+from built import sheet_glb_rest as sheet_glb  # one build per run, no face shapes (tests/built.py)
 from helpers import random_settings
 from PIL import Image
 

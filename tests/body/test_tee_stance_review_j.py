@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
-from built import built as build_avatar  # one build per run (tests/built.py)
+from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
 
 from workbench.body.mesh import body_mesh
 from workbench.body.outfit.fit import base_points

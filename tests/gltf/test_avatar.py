@@ -341,6 +341,36 @@ def test_deterministic_bytes():
         normalize_avatar_settings({"gender": "masculine", "skinTone": "#8D5524"}), ModelOptions())
 
 
+def test_a_build_without_the_face_shapes_is_the_same_rest_avatar():
+    """``build_avatar(..., morphs=False)`` (what tests/built.py's ``shapes=False`` builds for the tests that read the
+    rest face only): no morph targets, and every mesh's attributes, indices, material, skin and every node, clip and
+    image the same as the whole build's."""
+    opts = ModelOptions(animations=("idle",))
+    whole, bare = doc_of(built("DEFAULT", opts)), doc_of(build_avatar(
+        normalize_avatar_settings({"gender": "masculine"}), opts, morphs=False))
+    assert any("targets" in p for m in whole[0]["meshes"] for p in m["primitives"])
+    assert not any("targets" in p or "weights" in m for m in bare[0]["meshes"] for p in m["primitives"])
+    assert [m["name"] for m in bare[0]["meshes"]] == [m["name"] for m in whole[0]["meshes"]]
+    for mw, mb in zip(whole[0]["meshes"], bare[0]["meshes"], strict=True):
+        for pw, pb in zip(mw["primitives"], mb["primitives"], strict=True):
+            assert pw["material"] == pb["material"] and sorted(pw["attributes"]) == sorted(pb["attributes"])
+            for k in ("indices", *pw["attributes"]):
+                a = pw[k] if k == "indices" else pw["attributes"][k]
+                b = pb[k] if k == "indices" else pb["attributes"][k]
+                assert np.array_equal(read_accessor(*whole, a), read_accessor(*bare, b)), (mw["name"], k)
+    for key in ("nodes", "skins", "materials", "textures"):
+        assert bare[0][key] == whole[0][key], key
+    for aw, ab in zip(whole[0]["animations"], bare[0]["animations"], strict=True):
+        for sw, sb in zip(aw["samplers"], ab["samplers"], strict=True):
+            for k in ("input", "output"):
+                assert np.array_equal(read_accessor(*whole, sw[k]), read_accessor(*bare, sb[k]))
+    def image_bytes(doc, binary):
+        views = (doc["bufferViews"][im["bufferView"]] for im in doc["images"])
+        return [binary[v.get("byteOffset", 0):v.get("byteOffset", 0) + v["byteLength"]] for v in views]
+
+    assert image_bytes(*bare) == image_bytes(*whole)
+
+
 def test_default_size_budget():
     # 2.3 MB for issue 25; issue 36's face rig (20 more shapes, 0.5 MB), the skin's pores and roughness
     # (maps and tangents, 0.5 MB) and hair as cards (their texture and geometry) took it to 3.6 MB, the

@@ -6,7 +6,7 @@ renderer now drops the faintest of three (workbench.render.loops.raster).
 """
 
 import numpy as np
-from built import built as build_avatar  # one build per run (tests/built.py)
+from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
 
 from workbench.body.hair.bake import hair_head
 from workbench.body.hair.scalp import shell, split

@@ -17,7 +17,7 @@ cards' tips (:data:`workbench.body.hair.outline.END`, 0.985 to 0.995): 0.007 / 0
 
 import numpy as np
 import pytest
-from built import built as build_avatar  # one build per run (tests/built.py)
+from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
 from helpers import random_settings
 from test_bob_hem_review_q import BACKDROP, hair_mask
 

@@ -14,7 +14,7 @@ its end strands 6 mm past and hardly fanned (:data:`workbench.body.hair.ends.END
 
 import numpy as np
 import pytest
-from built import built as build_avatar  # one build per run (tests/built.py)
+from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
 from helpers import random_settings
 
 from workbench.options import ModelOptions, normalize_avatar_settings

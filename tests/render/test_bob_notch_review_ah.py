@@ -18,7 +18,7 @@ spike on main 9 pixels; now 2.
 from functools import cache
 
 import numpy as np
-from built import built as build_avatar  # one build per run (tests/built.py)
+from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
 from helpers import random_settings
 
 from workbench.body.hair.scalp import held

@@ -17,7 +17,7 @@ and turn aside over the forehead, a narrow shaded line left along the parting: 0
 
 import numpy as np
 import pytest
-from built import built as build_avatar  # one build per run (tests/built.py)
+from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
 from test_bob_review_o import BACKDROP, SILVER, hair
 
 from workbench.options import ModelOptions, normalize_avatar_settings

@@ -24,7 +24,7 @@ with the cards they leave (:func:`workbench.body.hair.pieces.hair_pieces`) and f
 
 import numpy as np
 import pytest
-from built import built as build_avatar  # one build per run (tests/built.py)
+from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
 
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render import render

@@ -27,7 +27,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from built import sheet_glb
+from built import sheet_glb_rest as sheet_glb  # one build per run, no face shapes (tests/built.py)
 from helpers import UNLIT, random_settings
 from test_lash_line_review_ac import CELL, lightness
 from test_mouth_renders import painted

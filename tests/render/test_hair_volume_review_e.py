@@ -13,7 +13,7 @@ hair are shells ... helmet-like hair; curly hair should have volume over the top
 
 import numpy as np
 import pytest
-from built import built as build_avatar  # one build per run (tests/built.py)
+from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
 from helpers import random_settings
 from scipy import ndimage
 

@@ -14,7 +14,7 @@ the crown's median luminance. On main 23f8008: 0.0166 under 0.6 of it, 0.0466 un
 
 import numpy as np
 import pytest
-from built import built as build_avatar  # one build per run (tests/built.py)
+from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
 
 from workbench.body.hair.texture import CLUMPS, COLUMNS, WIDTH, hair_texture
 from workbench.options import ModelOptions, normalize_avatar_settings

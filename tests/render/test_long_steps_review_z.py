@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from built import built as build_avatar  # one build per run (tests/built.py)
-from built import sheet_glb
+from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
+from built import sheet_glb_rest as sheet_glb  # one build per run, no face shapes (tests/built.py)
 from helpers import random_settings
 from scipy import ndimage
 

@@ -24,7 +24,7 @@ from functools import cache
 
 import helpers
 import numpy as np
-from built import sheet_glb
+from built import sheet_glb_rest as sheet_glb  # one build per run, no face shapes (tests/built.py)
 from scipy import ndimage
 
 from workbench.render.framing import frame

@@ -283,15 +283,19 @@ def _stance(pose: str, key: PartsKey, lod: int) -> Clip:
     return fitted_stance(pose, body_of(key.body).skeleton, meshes, outsides(outfit, meshes))
 
 
-def build_avatar(settings: dict, options: ModelOptions) -> bytes:
+def build_avatar(settings: dict, options: ModelOptions, *, morphs: bool = True) -> bytes:
     """Build the avatar GLB for normalized ``settings`` (see ``normalize_avatar_settings``).
+
+    ``morphs=False`` leaves the face's shapes (the morph targets of LOD 0 and 1) out: the same rest meshes,
+    skeleton, clips and materials, for work that reads the rest face only (a cold build's shapes are about half
+    its CPU when its stance needs no fit). The service's models always carry them.
 
     >>> from workbench.options import ModelOptions, normalize_avatar_settings
     >>> a = build_avatar(normalize_avatar_settings({"gender": "masculine"}), ModelOptions(lod=2, merge_mesh=True))
     >>> a == build_avatar(normalize_avatar_settings({"gender": "masculine"}), ModelOptions(lod=2, merge_mesh=True))
     True
     """
-    return _build(settings, options).to_bytes()
+    return _build(settings, options, morphs=morphs).to_bytes()
 
 
 def build_avatar_unencoded(settings: dict, options: ModelOptions) -> tuple[bytes, dict[int, np.ndarray]]:
