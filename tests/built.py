@@ -20,7 +20,8 @@ cost, a monkeypatched part of it): those call :func:`workbench.gltf.build_avatar
 A test that reads the rest face only (no morph target: no smile, viseme, blink or open mouth, neither in our
 renderer nor in a browser) asks for :func:`built_rest` or :func:`sheet_glb_rest`: the same build without the face's
 shapes (``build_avatar(..., morphs=False)``: the same rest meshes, skeleton, clips and images, tests/gltf/test_avatar.py
-checks it), about half a cold build's CPU where its stance needs no fit (pass 54: 0.31 s against 0.65 a review avatar).
+checks it), about half a cold build's CPU where its stance needs no fit (pass 54: 0.31 s against 0.65 a review avatar);
+the whole build instead where the run has made it already (its rest face is the same).
 """
 
 from __future__ import annotations
@@ -94,7 +95,23 @@ def built(settings: dict, options: ModelOptions, shapes: bool = True) -> bytes:
 
 
 def built_rest(settings: dict, options: ModelOptions) -> bytes:
-    """:func:`built` without the face's shapes, for a test that reads the rest face only (see the module)."""
+    """:func:`built` without the face's shapes, for a test that reads the rest face only (see the module); the whole
+    build instead where this process keeps it or the run's folder has it already (its rest face is the same), so an
+    avatar a test with shapes has built is not built again."""
+    key = key_of(settings, options)
+    if key in _kept:
+        _kept.move_to_end(key)
+        _log(key, "kept")
+        return _kept[key]
+    folder = os.environ.get(FOLDER_VAR)
+    if folder is not None:
+        try:
+            glb = (Path(folder) / f"{key}.glb").read_bytes()   # (written whole or not at all: _write)
+        except OSError:
+            pass
+        else:
+            _log(key, "read")
+            return glb
     return built(settings, options, shapes=False)
 
 

@@ -12,7 +12,7 @@ ends), as long hair: a nodding head brings the neck to a vertex or two of them (
 
 import numpy as np
 import pytest
-from built import built as build_avatar  # one build per run (tests/built.py)
+from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
 from scipy.spatial import cKDTree
 
 from workbench.body.hair.buzz import PAINTED

@@ -19,7 +19,7 @@ from unittest.mock import patch
 
 import numpy as np
 import pytest
-from built import built  # one build per run (tests/built.py)
+from built import built_rest as built  # one build per run, no face shapes (tests/built.py)
 from helpers import sweep
 
 from workbench.body.hair import bald as bald_scalp

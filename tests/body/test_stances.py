@@ -16,7 +16,7 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
-from built import built  # one build per run (tests/built.py)
+from built import built_rest as built  # one build per run, no face shapes (tests/built.py)
 from helpers import random_settings, stances_fitted_under, sweep, worst_outside
 from scipy.spatial import cKDTree
 from test_clothes_in_clips import BUILDS, TOLERANCE, covered

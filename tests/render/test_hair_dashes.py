@@ -12,7 +12,7 @@ it), per thousand hair pixels. Review M's long hair (#3 of seed 4623): 12.4 on m
 
 import numpy as np
 import pytest
-from built import built as build_avatar  # one build per run (tests/built.py)
+from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
 
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render import render

@@ -4,7 +4,7 @@ over the cards) that read as a grey band where the hair meets the forehead. The 
 hue now: where it shows, the hair is nearly as saturated as without it (it was a quarter less)."""
 
 import numpy as np
-from built import built as build_avatar  # one build per run (tests/built.py)
+from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
 from helpers import random_settings
 from test_hair_shading import strip
 

@@ -4,7 +4,7 @@ the blended scalp shell over the skin), clear blended texels dropped, and the an
 """
 
 import numpy as np
-from built import built as build_avatar  # one build per run (tests/built.py)
+from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
 
 from workbench.gltf.glb import pack_glb, read_glb
 from workbench.options import ModelOptions, normalize_avatar_settings

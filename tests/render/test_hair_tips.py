@@ -7,7 +7,7 @@ was under a pixel; cards cut as outlines end in points.
 
 import numpy as np
 import pytest
-from built import built as build_avatar  # one build per run (tests/built.py)
+from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
 from scipy import ndimage
 
 from workbench.options import ModelOptions, normalize_avatar_settings

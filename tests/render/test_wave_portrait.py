@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from built import built  # one build per run (tests/built.py)
+from built import built_rest as built  # one build per run, no face shapes (tests/built.py)
 
 from workbench.options import POSES, ModelOptions, normalize_avatar_settings
 from workbench.render import framing
