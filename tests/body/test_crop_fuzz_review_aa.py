@@ -20,7 +20,7 @@ from dataclasses import replace
 from functools import cache
 
 import numpy as np
-from built import built  # one build per run (tests/built.py)
+from built import built_rest as built  # one build per run, no face shapes (tests/built.py)
 from helpers import random_settings
 from test_hairline_band_review_r import COLUMNS, SIZE, drawn, under_the_cards
 

@@ -12,7 +12,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from built import built as build_avatar  # one build per run (tests/built.py)
+from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
 
 from workbench.body.hair.texture import CLUMPS, COLUMNS, pattern
 from workbench.options import ModelOptions, normalize_avatar_settings

@@ -20,7 +20,7 @@ with a crown dome as long hair's (:func:`workbench.body.hair.scalp.dome`, 8 mm):
 
 import numpy as np
 import pytest
-from built import built as build_avatar  # one build per run (tests/built.py)
+from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
 from helpers import body_of, random_settings
 from scipy import ndimage
 

@@ -19,7 +19,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from built import sheet_glb  # one build per run (tests/built.py)
+from built import sheet_glb_rest as sheet_glb  # one build per run, no face shapes (tests/built.py)
 from helpers import random_settings
 from test_brows import SIZE, portrait_masks
 

@@ -17,7 +17,7 @@ import struct
 
 import numpy as np
 import pytest
-from built import built as build_avatar  # one build per run (tests/built.py)
+from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
 from helpers import random_settings
 from scipy.ndimage import distance_transform_edt
 

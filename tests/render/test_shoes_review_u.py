@@ -19,7 +19,7 @@ from functools import cache
 import helpers
 import numpy as np
 import pytest
-from built import sheet_glb  # one build per run (tests/built.py)
+from built import sheet_glb_rest as sheet_glb  # one build per run, no face shapes (tests/built.py)
 
 from workbench.body.outfit import shoes
 from workbench.body.tone import lab

@@ -18,7 +18,7 @@ from dataclasses import replace
 from functools import cache
 
 import numpy as np
-from built import built as build_avatar  # one build per run (tests/built.py)
+from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
 from scipy import ndimage
 from test_glasses_look import LUM, UNLIT
 

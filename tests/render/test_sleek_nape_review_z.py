@@ -19,7 +19,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from built import built  # one build per run (tests/built.py)
+from built import built_rest as built  # one build per run, no face shapes (tests/built.py)
 from helpers import random_settings
 
 from workbench.options import ModelOptions, normalize_avatar_settings
