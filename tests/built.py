@@ -72,10 +72,9 @@ def key_of(settings: dict, options: ModelOptions, shapes: bool = True) -> str:
 def built(settings: dict, options: ModelOptions, shapes: bool = True) -> bytes:
     """``build_avatar(settings, options, morphs=shapes)``, built once per run (see the module)."""
     key = key_of(settings, options, shapes)
-    if key in _kept:
-        _kept.move_to_end(key)
-        _log(key, "kept")
-        return _kept[key]
+    glb = _found(key)
+    if glb is not None:
+        return glb
     folder = os.environ.get(FOLDER_VAR)
     if folder is None:
         glb = _build(key, settings, options, shapes)
@@ -98,21 +97,25 @@ def built_rest(settings: dict, options: ModelOptions) -> bytes:
     """:func:`built` without the face's shapes, for a test that reads the rest face only (see the module); the whole
     build instead where this process keeps it or the run's folder has it already (its rest face is the same), so an
     avatar a test with shapes has built is not built again."""
-    key = key_of(settings, options)
+    return _found(key_of(settings, options), look_in_folder=True) or built(settings, options, shapes=False)
+
+
+def _found(key: str, look_in_folder: bool = False) -> bytes | None:
+    """The build named ``key`` where this process keeps it (or, ``look_in_folder``, where the run's folder has it
+    already, written whole or not at all: :func:`_write`); None where not."""
     if key in _kept:
         _kept.move_to_end(key)
         _log(key, "kept")
         return _kept[key]
     folder = os.environ.get(FOLDER_VAR)
-    if folder is not None:
+    if look_in_folder and folder is not None:
         try:
-            glb = (Path(folder) / f"{key}.glb").read_bytes()   # (written whole or not at all: _write)
+            glb = (Path(folder) / f"{key}.glb").read_bytes()
         except OSError:
-            pass
-        else:
-            _log(key, "read")
-            return glb
-    return built(settings, options, shapes=False)
+            return None
+        _log(key, "read")
+        return glb
+    return None
 
 
 def _build(key: str, settings: dict, options: ModelOptions, shapes: bool) -> bytes:
