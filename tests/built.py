@@ -87,10 +87,7 @@ def built(settings: dict, options: ModelOptions, shapes: bool = True) -> bytes:
             except OSError:
                 glb = _build(key, settings, options, shapes)
                 _write(path, glb)
-    _kept[key] = glb
-    while len(_kept) > KEEP:
-        _kept.popitem(last=False)
-    return glb
+    return _keep(key, glb)
 
 
 def built_rest(settings: dict, options: ModelOptions) -> bytes:
@@ -102,20 +99,28 @@ def built_rest(settings: dict, options: ModelOptions) -> bytes:
 
 def _found(key: str, look_in_folder: bool = False) -> bytes | None:
     """The build named ``key`` where this process keeps it (or, ``look_in_folder``, where the run's folder has it
-    already, written whole or not at all: :func:`_write`); None where not."""
+    already, written whole or not at all: :func:`_write`; kept from then on); None where not."""
     if key in _kept:
         _kept.move_to_end(key)
         _log(key, "kept")
         return _kept[key]
-    folder = os.environ.get(FOLDER_VAR)
-    if look_in_folder and folder is not None:
-        try:
-            glb = (Path(folder) / f"{key}.glb").read_bytes()
-        except OSError:
-            return None
-        _log(key, "read")
-        return glb
-    return None
+    folder = os.environ.get(FOLDER_VAR) if look_in_folder else None
+    if folder is None:
+        return None
+    try:
+        glb = (Path(folder) / f"{key}.glb").read_bytes()
+    except OSError:
+        return None
+    _log(key, "read")
+    return _keep(key, glb)
+
+
+def _keep(key: str, glb: bytes) -> bytes:
+    """``glb`` kept in this process as ``key`` (the last :data:`KEEP`)."""
+    _kept[key] = glb
+    while len(_kept) > KEEP:
+        _kept.popitem(last=False)
+    return glb
 
 
 def _build(key: str, settings: dict, options: ModelOptions, shapes: bool) -> bytes:
