@@ -81,6 +81,7 @@ from .loops import (
     add_skin_matrices,
     apply_skin,
     coverage,
+    opaque_blocks,
     raster,
     resolve,
     rgb_texels,
@@ -389,8 +390,10 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
     tables["mat_metal"] = np.array([d.material.metallic for d in draws] or [0.0], np.float32)
     alpha_read = ["uv", "colors", "mat_color", "mat_tex", "mat_vcol"]
     textures = ["texels", "tex_off", "tex_w", "tex_h", "tex_ws", "tex_wt", "tex_alpha"]
+    no_blocks = (np.zeros(1, np.uint8), np.full(len(tables["tex_w"]), -1, np.int64))
 
-    def walk(triangles, into: Samples, limit=NO_LIMIT, tested=NO_TEST, second: Samples | None = None):
+    def walk(triangles, into: Samples, limit=NO_LIMIT, tested=NO_TEST, second: Samples | None = None,
+             blocks=no_blocks):
         layer = (second.z, second.tri, second.b1, second.b2, into.a, second.a) if second is not None else (
             NO_LIMIT, NO_TRI, NO_LIMIT, NO_LIMIT, NO_LIMIT, NO_LIMIT)
 
@@ -398,7 +401,7 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
             # (numba's Dispatcher.__call__ is typed with fewer arguments than a compiled loop takes)
             return lambda: raster(triangles, tris, sx, sy, iw, W, H, ss, into.z, into.tri, into.b1, into.b2, limit,  # type: ignore[call-arg]
                                   tested, tri_draw, *(tables[k] for k in alpha_read), cutoff,
-                                  *(tables[k] for k in textures), *layer, part, parts)
+                                  *(tables[k] for k in textures), *blocks, *layer, part, parts)
 
         if len(triangles) >= SPLIT_TRIANGLES and H > BAND:   # the rows in two interleaved halves, side by side
             threads.beside(rows(0, 2), rows(1, 2))
@@ -414,7 +417,9 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
         has_alpha = ((tables["mat_tex"] >= 0) & tables["tex_alpha"][np.maximum(tables["mat_tex"], 0)]
                      | np.array([_vertex_alpha(d) for d in draws] or [False]) | (tables["mat_color"][:, 3] < 1))
         tested = (mask_mat & has_alpha[:len(mask_mat)])[tri_draw] & ~mask_sure
-        walk(_near_first(ti[tri_mask], depth, tris), near, tested=tested)
+        masked = ti[tri_mask]
+        walk(_near_first(masked, depth, tris), near, tested=tested,
+             blocks=_opaque_blocks(tables, np.unique(tables["mat_tex"][tri_draw[masked[tested[masked]]]])))
     # Blended surfaces: two blended fragments in front of the opaque surface (of three, the faintest dropped), per sample, clear
     # texels dropped (a hair's wisps over its scalp shell, a lens over them: each shows through the other).
     if tri_blend.any():
@@ -583,6 +588,22 @@ def _opaque_triangles(draws, tris, tri_draw, mask_mat, cutoffs=None) -> np.ndarr
             sure[start:start + n] = ok & (count == 0)
         start += n
     return sure
+
+
+def _opaque_blocks(tables: dict, which: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The textures ``which`` (indices; -1: none)'s :func:`~workbench.render.loops.opaque_blocks`, one array, and
+    each texture's offset into it (-1: not made), as :func:`~workbench.render.loops.raster` reads them."""
+    off = np.full(len(tables["tex_w"]), -1, np.int64)
+    parts, at = [np.zeros(1, np.uint8)], 1
+    for x in which[which >= 0]:
+        if not tables["tex_alpha"][x]:
+            continue
+        w, h = int(tables["tex_w"][x]), int(tables["tex_h"][x])
+        start = int(tables["tex_off"][x])
+        parts.append(opaque_blocks(tables["texels"][start:start + w * h], w, h))
+        off[x] = at
+        at += len(parts[-1])
+    return np.concatenate(parts), off
 
 
 def _vertex_alpha(d) -> bool:
