@@ -20,6 +20,8 @@ from itertools import chain
 import numpy as np
 from scipy.spatial import cKDTree
 
+from . import sets
+
 __all__ = ["REST_SHARE", "SEAM", "SOFT_BALL", "SOFT_RADIUS", "SOFT_ROUNDS", "rest_normals", "seam_share", "soft_corners"]
 
 # The radius (metres on the reference face) round each mouth corner over which the smile's normals are evened: all of
@@ -48,7 +50,7 @@ def seam_share(m) -> np.ndarray:
     tris = m.triangles[m.face_groups["body"]]
     lining = np.zeros(len(tris), bool)
     lining[lining_triangles(m)] = True
-    edge = m.positions[np.intersect1d(tris[lining].ravel(), tris[~lining].ravel())].astype(np.float64)
+    edge = m.positions[sets.intersection(tris[lining], tris[~lining])].astype(np.float64)
     unit = np.linalg.norm(m.positions[m.groups["helper-l-eye"]].mean(0) - m.positions[m.groups["helper-r-eye"]].mean(0)) \
         / EYES_APART
     corners = edge[[np.argmin(edge[:, 0]), np.argmax(edge[:, 0])]]
@@ -72,7 +74,7 @@ def soft_corners(positions: np.ndarray, tris: np.ndarray, normals: np.ndarray, s
     >>> bool(out[1, 2] > 0.5), bool(np.allclose(np.linalg.norm(out, axis=1), 1))   # the odd normal turned back
     (True, True)
     """
-    near = np.intersect1d(np.flatnonzero(share > 0), tris)
+    near = sets.intersection(np.flatnonzero(share > 0), tris)
     out = normals.astype(np.float64).copy()
     if not len(near):
         return out
@@ -81,7 +83,7 @@ def soft_corners(positions: np.ndarray, tris: np.ndarray, normals: np.ndarray, s
     # (The balls are the rest's, the same each round: looked up once. Their means are summed a member at a time over
     # all the balls together, in each ball's order, as ``ndarray.mean(0)`` sums one ball's rows: the same bits as the
     # mean per vertex, which was 0.1 s of a build in Python.)
-    skin = np.unique(tris)
+    skin = sets.unique(tris)
     rows = cKDTree(positions[skin]).query_ball_point(positions[near], ball)
     count = np.fromiter(map(len, rows), np.intp, len(rows))
     member = skin[np.fromiter(chain.from_iterable(rows), np.intp, int(count.sum()))]

@@ -20,7 +20,9 @@ are a mesh of their own the field would leave behind) and the lips (the corners 
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
+from . import sets
 from .details import EVERY_FACE
 from .eyes import eyeball_sphere, in_front_of_sphere
 from .lining import behind_cheeks
@@ -30,7 +32,7 @@ from .smile_rise import CORNER_RAISE, corner_raise, upper_rise
 from .smile_squint import outer_lift
 from .soften import cheek_turn, lip_edge, rings, soften, still_skin
 
-__all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes", "inner_corners", "smoothstep"]
+__all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes", "inner_corners", "smoothstep", "unfolding"]
 
 # The shapes made here that no ARKit name stands for (used inside the visemes' sums only; ``lipsUnrolled``, the lips'
 # setting back at rest taken off, and ``aaRound``, viseme_aa's lower lip rounded (workbench.body.aa_round), are made in
@@ -141,7 +143,7 @@ def smoothstep(e0, e1, x):
 
 def _plus(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Two sparse shapes (sorted vertex indices, deltas) summed into one, its indices sorted."""
-    idx = np.union1d(a[0], b[0]).astype(np.int32)
+    idx = sets.union(a[0], b[0]).astype(np.int32)
     out = np.zeros((len(idx), 3), np.float32)
     out[np.searchsorted(idx, a[0])] += a[1]
     out[np.searchsorted(idx, b[0])] += b[1]
@@ -286,33 +288,67 @@ def _unfold(positions: np.ndarray, triangles: np.ndarray, idx: np.ndarray, delta
     skin = np.ones(len(triangles), bool)
     skin[_island()[0]] = False
     near = triangles[moved[triangles].any(1) & skin]
-    verts = np.union1d(near, idx)            # (with the shape's own vertices off the skin: the teeth, the tongue)
+    verts = sets.union(near, idx)            # (with the shape's own vertices off the skin: the teeth, the tongue)
     tris = np.searchsorted(verts, near)
     pos = positions[verts].astype(np.float64)
     full = np.zeros((len(verts), 3), np.float64)
     full[np.searchsorted(verts, idx)] = delta
 
-    def facing(p, t):
-        return np.cross(p[t[:, 1]] - p[t[:, 0]], p[t[:, 2]] - p[t[:, 0]])
-
-    rest = facing(pos, tris)
+    rest = np.cross(pos[tris[:, 1]] - pos[tris[:, 0]], pos[tris[:, 2]] - pos[tris[:, 0]])
     # Only the skin one sees: the mouth's lining and the lips' inner faces crumple where the lips meet, unseen.
     shown = rest[:, 2] > 0.3 * np.linalg.norm(rest, axis=1)
     # (Only where the shape moves the skin a millimetre or more can it fold a triangle over: the rest is not looked at.)
     shown &= (np.linalg.norm(full, axis=1)[tris] > 0.001).any(1)
     seen, rest = tris[shown], rest[shown]
     ring, count = rings(tris, len(verts))
-    for _ in range(rounds):
-        flipped = (facing(pos + full, seen) * rest).sum(1) < 0
-        if not flipped.any():
-            break
-        region = np.zeros(len(verts), bool)
-        region[seen[flipped].ravel()] = True
-        at = np.flatnonzero(region | ((ring @ region.astype(np.float64)) > 0))
-        q = pos + full
-        full[at] = ((q + ring @ q) / (1 + count)[:, None])[at] - pos[at]
+    unfolding(pos, full, seen, rest, ring.indptr, ring.indices, count, rounds)
     keep = np.flatnonzero(np.abs(full).max(1) > 0)
     return verts[keep].astype(np.int32), full[keep].astype(np.float32)
+
+
+@njit(cache=True, nogil=True)
+def unfolding(pos, full, seen, rest, indptr, indices, count, rounds):
+    """:func:`_unfold`'s rounds, in place on ``full`` (compiled, as :func:`~workbench.body.soften.soften`'s are): each
+    round the triangles ``seen`` turned over against their ``rest`` facings (numpy's ``cross`` and ``sum``, in their
+    order), their corners and a ring round them each moved to the mean of its own and its neighbours' places (the
+    ring's sum in its column order)."""
+    n = pos.shape[0]
+    q = np.empty_like(pos)
+    region = np.zeros(n, np.bool_)
+    at = np.zeros(n, np.bool_)
+    new = np.empty_like(full)
+    for _ in range(rounds):
+        for v in range(n):
+            for c in range(3):
+                q[v, c] = pos[v, c] + full[v, c]
+        region[:] = False
+        flipped = False
+        for t in range(seen.shape[0]):
+            i, j, k = seen[t, 0], seen[t, 1], seen[t, 2]
+            ux, uy, uz = q[j, 0] - q[i, 0], q[j, 1] - q[i, 1], q[j, 2] - q[i, 2]
+            vx, vy, vz = q[k, 0] - q[i, 0], q[k, 1] - q[i, 1], q[k, 2] - q[i, 2]
+            x, y, z = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
+            if (x * rest[t, 0] + y * rest[t, 1]) + z * rest[t, 2] < 0:
+                flipped = True
+                region[i] = region[j] = region[k] = True
+        if not flipped:
+            break
+        for v in range(n):
+            at[v] = region[v]
+            for r in range(indptr[v], indptr[v + 1]):
+                if at[v]:
+                    break
+                at[v] = region[indices[r]]
+            if at[v]:
+                for c in range(3):
+                    s = 0.0
+                    for r in range(indptr[v], indptr[v + 1]):
+                        s += q[indices[r], c]
+                    new[v, c] = (q[v, c] + s) / (1 + count[v]) - pos[v, c]
+        for v in range(n):
+            if at[v]:
+                for c in range(3):
+                    full[v, c] = new[v, c]
 
 
 def _lids(positions: np.ndarray, normals: np.ndarray, groups, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray],
@@ -394,7 +430,7 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         out[name] = _plus(out[name], apple)
     out["tongueUp"] = _tongue(positions, np.asarray(groups["helper-tongue"]))
     parts = [smiles.get(name, units[name]) for name in SMILE_OPEN]
-    idx = np.unique(np.concatenate([p[0] for p in parts])).astype(np.int32)
+    idx = sets.unique(np.concatenate([p[0] for p in parts])).astype(np.int32)
     delta = np.zeros((len(idx), 3), np.float32)
     for (at, d), w in zip(parts, SMILE_OPEN.values(), strict=True):
         delta[np.searchsorted(idx, at)] += np.float32(w) * d

@@ -11,6 +11,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from . import sets
 from .eyes import _smoothstep
 from .topology import topology
 
@@ -69,9 +70,9 @@ def behind_cheeks(positions: np.ndarray, triangles: np.ndarray,
 
     lining = np.zeros(len(triangles), bool)
     lining[island()[0]] = True
-    inner = np.unique(triangles[lining].ravel())
-    edge = np.intersect1d(inner, triangles[~lining].ravel())
-    skin = np.setdiff1d(np.unique(triangles[~lining].ravel()), inner)
+    inner = sets.unique(triangles[lining])
+    edge = sets.intersection(inner, triangles[~lining])
+    skin = sets.difference(triangles[~lining], inner)
     p = positions.astype(np.float64)
     reach = np.linalg.norm(p[inner] - p[edge].mean(0), axis=1).max() + LINING_FREE
     skin = skin[np.linalg.norm(p[skin] - p[edge].mean(0), axis=1) < reach]

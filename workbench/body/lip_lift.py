@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import sets
 from .eyes import _smoothstep
 
 __all__ = ["border_even", "lower_arc", "lower_hold", "lower_thin", "mouth_arc", "mouth_bend", "upper_middle",
@@ -188,7 +189,7 @@ def lower_hold(positions: np.ndarray, corners: np.ndarray, body: np.ndarray, smi
     mouth's corners, the ends of the lips' inner edge) that the sum draws down, lifted by that share of its drop."""
     from .lining import island
 
-    skin = np.setdiff1d(body, island()[1])
+    skin = sets.difference(body, island()[1])
     line = float(corners[:, 1].mean())
     half = float(np.ptp(corners[:, 0])) / 2
     drop = np.zeros(len(positions))

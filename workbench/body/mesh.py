@@ -31,6 +31,7 @@ from numba import njit
 from ..skeleton import Skeleton
 from . import compile as cc
 from . import rig as rg
+from . import sets
 from . import shape as sh
 from .aa_round import aa_round
 from .details import REST_FACE, rest_face
@@ -317,7 +318,7 @@ def _less(shape, other, share: float):
     >>> idx.tolist(), d[:, 0].tolist()
     ([1, 3, 5], [1.0, 0.5, -0.5])
     """
-    idx = np.union1d(shape[0], other[0]).astype(np.int32)
+    idx = sets.union(shape[0], other[0]).astype(np.int32)
     delta = np.zeros((len(idx), 3), np.float32)
     delta[np.searchsorted(idx, shape[0])] += shape[1]
     delta[np.searchsorted(idx, other[0])] -= np.float32(share) * other[1]
@@ -330,7 +331,7 @@ def _less(shape, other, share: float):
 def _dense_morphs(gender: str, body_shape: str, height_cm: float, face: tuple,
                   names: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
     shapes = _morphs(gender, body_shape, height_cm, face)
-    touched = np.unique(np.concatenate([shapes[n][0] for n in names]))
+    touched = sets.unique(np.concatenate([shapes[n][0] for n in names]))
     where = np.full(len(_body(gender, body_shape, height_cm, face).positions), -1, np.int64)
     where[touched] = np.arange(len(touched))
     table = np.zeros((len(names), len(touched), 3), np.float32)
