@@ -250,8 +250,8 @@ def test_alpha_test_by_texel_blocks_gives_the_same_pixels(monkeypatch):
     fast = np.asarray(render(glb, size=160, camera="full"))
     # (the blocks were made and a share of them pass whole)
     assert made and (made[0][0] >= 130).mean() > 0.1, made
-    monkeypatch.setattr(raster, "_opaque_blocks", lambda tables, which: (np.zeros(1, np.uint8),
-                                                                         np.full(len(tables["tex_w"]), -1, np.int64)))
+    monkeypatch.setattr(raster, "_opaque_blocks", lambda textures, which: (np.zeros(1, np.uint8),
+                                                                           np.full(len(textures), -1, np.int64)))
     every = np.asarray(render(glb, size=160, camera="full"))
     assert 0.2 < (fast[..., 3] == 255).mean() < 0.95
     assert np.array_equal(fast, every)

@@ -30,7 +30,7 @@ from .lip_lift import border_even, lower_arc, lower_hold, lower_thin, mouth_arc,
 from .smile_lids import upper_lids_kept
 from .smile_rise import CORNER_RAISE, corner_raise, upper_rise
 from .smile_squint import outer_lift
-from .soften import cheek_turn, lip_edge, rings, soften, still_skin
+from .soften import cheek_turn, cross_at, lip_edge, ring_sum, ring_touches, rings, soften, still_skin
 
 __all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes", "inner_corners", "smoothstep", "unfolding"]
 
@@ -313,42 +313,23 @@ def unfolding(pos, full, seen, rest, indptr, indices, count, rounds):
     order), their corners and a ring round them each moved to the mean of its own and its neighbours' places (the
     ring's sum in its column order)."""
     n = pos.shape[0]
-    q = np.empty_like(pos)
     region = np.zeros(n, np.bool_)
-    at = np.zeros(n, np.bool_)
-    new = np.empty_like(full)
     for _ in range(rounds):
-        for v in range(n):
-            for c in range(3):
-                q[v, c] = pos[v, c] + full[v, c]
+        q = pos + full
         region[:] = False
         flipped = False
         for t in range(seen.shape[0]):
             i, j, k = seen[t, 0], seen[t, 1], seen[t, 2]
-            ux, uy, uz = q[j, 0] - q[i, 0], q[j, 1] - q[i, 1], q[j, 2] - q[i, 2]
-            vx, vy, vz = q[k, 0] - q[i, 0], q[k, 1] - q[i, 1], q[k, 2] - q[i, 2]
-            x, y, z = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
+            x, y, z = cross_at(q, i, j, k)
             if (x * rest[t, 0] + y * rest[t, 1]) + z * rest[t, 2] < 0:
                 flipped = True
                 region[i] = region[j] = region[k] = True
         if not flipped:
             break
-        for v in range(n):
-            at[v] = region[v]
-            for r in range(indptr[v], indptr[v + 1]):
-                if at[v]:
-                    break
-                at[v] = region[indices[r]]
-            if at[v]:
+        for v in range(n):   # (from q, which this round's moves leave as it was)
+            if ring_touches(region, v, indptr, indices):
                 for c in range(3):
-                    s = 0.0
-                    for r in range(indptr[v], indptr[v + 1]):
-                        s += q[indices[r], c]
-                    new[v, c] = (q[v, c] + s) / (1 + count[v]) - pos[v, c]
-        for v in range(n):
-            if at[v]:
-                for c in range(3):
-                    full[v, c] = new[v, c]
+                    full[v, c] = (q[v, c] + ring_sum(q, v, c, indptr, indices)) / (1 + count[v]) - pos[v, c]
 
 
 def _lids(positions: np.ndarray, normals: np.ndarray, groups, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray],

@@ -24,7 +24,8 @@ from numba import njit
 
 from . import sets
 
-__all__ = ["CREASE", "SIDE_CREASE", "SOFTEN_ROUNDS", "cheek_turn", "lip_edge", "rings", "soften", "still_skin"]
+__all__ = ["CREASE", "SIDE_CREASE", "SOFTEN_ROUNDS", "cheek_turn", "cross_at", "lip_edge", "ring_sum", "ring_touches",
+           "rings", "soften", "still_skin"]
 
 # An edge a shape bends by more than this (degrees, its two triangles' angle in the shape less at rest) is a crease.
 CREASE = 25.0
@@ -137,16 +138,44 @@ def _cosines(p: np.ndarray, tris: np.ndarray, a: np.ndarray, b: np.ndarray) -> n
     return np.clip(np.einsum("nc,nc->n", f[a], f[b]), -1.0, 1.0)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def cross_at(p, i, j, k):
+    """``(p[j] - p[i]) x (p[k] - p[i])`` as numpy's ``cross`` forms it (its three components)."""
+    ux, uy, uz = p[j, 0] - p[i, 0], p[j, 1] - p[i, 1], p[j, 2] - p[i, 2]
+    vx, vy, vz = p[k, 0] - p[i, 0], p[k, 1] - p[i, 1], p[k, 2] - p[i, 2]
+    return uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
+
+
+@njit(cache=True, nogil=True, inline="always")
+def ring_touches(region, v, indptr, indices):
+    """Whether vertex ``v`` or one of its neighbours (a :func:`rings` matrix's ``indptr`` and ``indices``) is in
+    ``region``: ``(ring @ region) > 0``, or ``region`` itself. (One exit: with a return inside the loop, numba's
+    inlined copy made soften's rounds four times slower.)"""
+    hit = region[v]
+    r = indptr[v]
+    while not hit and r < indptr[v + 1]:
+        hit = region[indices[r]]
+        r += 1
+    return hit
+
+
+@njit(cache=True, nogil=True, inline="always")
+def ring_sum(values, v, c, indptr, indices):
+    """Column ``c`` of vertex ``v``'s neighbours' ``values`` summed as ``ring @ values`` sums it (from 0, in the ring's
+    column order)."""
+    s = 0.0
+    for r in range(indptr[v], indptr[v + 1]):
+        s += values[indices[r], c]
+    return s
+
+
 @njit(cache=True, nogil=True)
 def _facings(p: np.ndarray, tris: np.ndarray) -> np.ndarray:
     """Each triangle's unit facing, in :func:`_cosines`' arithmetic (numpy's ``cross``, then ``norm``'s sum of
-    squares in its order, tests/body/test_soften.py)."""
+    squares in its order, tests/body/test_soften_compiled.py)."""
     f = np.empty((tris.shape[0], 3))
     for t in range(tris.shape[0]):
-        i, j, k = tris[t, 0], tris[t, 1], tris[t, 2]
-        ux, uy, uz = p[j, 0] - p[i, 0], p[j, 1] - p[i, 1], p[j, 2] - p[i, 2]
-        vx, vy, vz = p[k, 0] - p[i, 0], p[k, 1] - p[i, 1], p[k, 2] - p[i, 2]
-        x, y, z = uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx
+        x, y, z = cross_at(p, tris[t, 0], tris[t, 1], tris[t, 2])
         n = max(np.sqrt((x * x + y * y) + z * z), 1e-20)
         f[t, 0], f[t, 1], f[t, 2] = x / n, y / n, z / n
     return f
@@ -158,17 +187,12 @@ def _even(pos, full, shared, ua, ub, limit, tri_a, tri_b, indptr, indices, count
     thousand vertices each, 12 to 18 ms a shape, were a fifth of a model's face shapes). Each round as numpy's
     version made it: the creased edges (their triangles' facings in the shape, :func:`_facings`; the cosine as
     ``einsum`` sums it), the region their triangles' vertices and :data:`SPREAD` rings round them, and there each free
-    vertex's delta the mean of its own and its neighbours' (``ring @ full``'s sum, in the ring's column order)."""
+    vertex's delta the mean of its own and its neighbours' (:func:`ring_sum`)."""
     n = pos.shape[0]
-    moved = np.empty_like(pos)
     region = np.zeros(n, np.bool_)
     grown = np.zeros(n, np.bool_)
-    new = np.empty_like(full)
     for _ in range(rounds):
-        for v in range(n):
-            for c in range(3):
-                moved[v, c] = pos[v, c] + full[v, c]
-        f = _facings(moved, shared)
+        f = _facings(pos + full, shared)
         region[:] = False
         any_creased = False
         for e in range(ua.shape[0]):
@@ -183,24 +207,13 @@ def _even(pos, full, shared, ua, ub, limit, tri_a, tri_b, indptr, indices, count
             break
         for _ in range(SPREAD):
             for v in range(n):
-                grown[v] = region[v]
-                if not grown[v]:
-                    for q in range(indptr[v], indptr[v + 1]):
-                        if region[indices[q]]:
-                            grown[v] = True
-                            break
+                grown[v] = ring_touches(region, v, indptr, indices)
             region[:] = grown
+        was = full.copy()
         for v in range(n):
             if region[v] and free[v]:
                 for c in range(3):
-                    s = 0.0
-                    for q in range(indptr[v], indptr[v + 1]):
-                        s += full[indices[q], c]
-                    new[v, c] = (full[v, c] + s) / (1 + count[v])
-        for v in range(n):
-            if region[v] and free[v]:
-                for c in range(3):
-                    full[v, c] = new[v, c]
+                    full[v, c] = (was[v, c] + ring_sum(was, v, c, indptr, indices)) / (1 + count[v])
 
 
 def soften(positions: np.ndarray, triangles: np.ndarray, idx: np.ndarray, delta: np.ndarray, still: np.ndarray,

@@ -282,22 +282,27 @@ def raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit, tested, tri_dr
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _corners(t, fb1, fb2, w, tris, iw):
+    """Triangle ``t``'s corners and their perspective-correct weights at barycentrics (``fb1``, ``fb2``) and 1/w ``w``
+    (what the alpha test and the shading interpolate by)."""
+    one = np.float32(1)
+    v0, v1, v2 = tris[t, 0], tris[t, 1], tris[t, 2]
+    inv = one / max(w, np.float32(1e-12))
+    return v0, v1, v2, (one - fb1 - fb2) * iw[v0] * inv, fb1 * iw[v1] * inv, fb2 * iw[v2] * inv
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _surely(t, fb1, fb2, w, tris, iw, tri_draw, uv, colors, mat_color, mat_tex, mat_vcol, tex_w, tex_h, tex_ws, tex_wt,
             sure, sure_off, cutoff):
     """Whether triangle ``t``'s fragment surely passes its alpha test without reading its texture: the least
     alpha of the texel block its bilinear lookup starts in (:func:`opaque_blocks`) times its factor and vertex
     alpha reaches ``cutoff`` with room for the filter's rounding. Its texture coordinates as :func:`_alpha` computes
     them, its first texel as :func:`_bilinear` finds it."""
-    one = np.float32(1)
     d = tri_draw[t]
     x_tex = mat_tex[d]
     if x_tex < 0 or sure_off[x_tex] < 0:
         return False
-    v0, v1, v2 = tris[t, 0], tris[t, 1], tris[t, 2]
-    inv = one / max(w, np.float32(1e-12))
-    w0 = (one - fb1 - fb2) * iw[v0] * inv
-    w1 = fb1 * iw[v1] * inv
-    w2 = fb2 * iw[v2] * inv
+    v0, v1, v2, w0, w1, w2 = _corners(t, fb1, fb2, w, tris, iw)
     tu = uv[v0, 0] * w0 + uv[v1, 0] * w1 + uv[v2, 0] * w2
     tv = uv[v0, 1] * w0 + uv[v1, 1] * w1 + uv[v2, 1] * w2
     tw, th = tex_w[x_tex], tex_h[x_tex]
@@ -317,13 +322,8 @@ def _alpha(t, fb1, fb2, w, tris, iw, tri_draw, uv, colors, mat_color, mat_tex, m
            tex_h, tex_ws, tex_wt, tex_alpha, texel):
     """The base colour's alpha of triangle ``t``'s fragment at barycentrics (``fb1``, ``fb2``) and 1/w ``w``
     (factor x texture x vertex colour, filtered as :func:`shade` filters it), as :func:`raster`'s test reads it."""
-    one = np.float32(1)
     d = tri_draw[t]
-    v0, v1, v2 = tris[t, 0], tris[t, 1], tris[t, 2]
-    inv = one / max(w, np.float32(1e-12))
-    w0 = (one - fb1 - fb2) * iw[v0] * inv
-    w1 = fb1 * iw[v1] * inv
-    w2 = fb2 * iw[v2] * inv
+    v0, v1, v2, w0, w1, w2 = _corners(t, fb1, fb2, w, tris, iw)
     a = mat_color[d, 3]
     x_tex = mat_tex[d]
     if x_tex >= 0 and tex_alpha[x_tex]:
@@ -444,12 +444,7 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
     for i in range(n):
         t = ftri[i]
         d = tri_draw[t]
-        v0, v1, v2 = tris[t, 0], tris[t, 1], tris[t, 2]
-        # perspective-correct barycentrics
-        inv = one / max(fiw[i], np.float32(1e-12))
-        w0 = (one - fb1[i] - fb2[i]) * iw[v0] * inv
-        w1 = fb1[i] * iw[v1] * inv
-        w2 = fb2[i] * iw[v2] * inv
+        v0, v1, v2, w0, w1, w2 = _corners(t, fb1[i], fb2[i], fiw[i], tris, iw)
         nx = normals[v0, 0] * w0 + normals[v1, 0] * w1 + normals[v2, 0] * w2
         ny = normals[v0, 1] * w0 + normals[v1, 1] * w1 + normals[v2, 1] * w2
         nz = normals[v0, 2] * w0 + normals[v1, 2] * w1 + normals[v2, 2] * w2

@@ -81,7 +81,6 @@ from .loops import (
     add_skin_matrices,
     apply_skin,
     coverage,
-    opaque_blocks,
     raster,
     resolve,
     rgb_texels,
@@ -378,6 +377,7 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
     (near, tables), (mask_sure, blend_sure, (glass, glass2)) = threads.beside(
         lambda: (Samples.empty(B * K), _shading_tables(draws, V, lights, camera, size, ss)),
         lambda: (sure(mask_mat), sure(blend_mat), blended_layers()))
+    texture_list = tables.pop("textures")   # (their Texture objects, by the tables' indices; shade takes the rest)
     tables["positions"] = pv.astype(np.float32)    # view space: normal maps' tangent frames
     # (Glass: a blended surface of one alpha, a lens; not hair's wisps, the brows' or the lashes' hairs, whose
     # alpha is their coverage: a browser scales their reflection by it, and a lens's whole reflection laid over a
@@ -419,7 +419,7 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
         tested = (mask_mat & has_alpha[:len(mask_mat)])[tri_draw] & ~mask_sure
         masked = ti[tri_mask]
         walk(_near_first(masked, depth, tris), near, tested=tested,
-             blocks=_opaque_blocks(tables, np.unique(tables["mat_tex"][tri_draw[masked[tested[masked]]]])))
+             blocks=_opaque_blocks(texture_list, np.unique(tables["mat_tex"][tri_draw[masked[tested[masked]]]])))
     # Blended surfaces: two blended fragments in front of the opaque surface (of three, the faintest dropped), per sample, clear
     # texels dropped (a hair's wisps over its scalp shell, a lens over them: each shows through the other).
     if tri_blend.any():
@@ -590,17 +590,16 @@ def _opaque_triangles(draws, tris, tri_draw, mask_mat, cutoffs=None) -> np.ndarr
     return sure
 
 
-def _opaque_blocks(tables: dict, which: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The textures ``which`` (indices; -1: none)'s :func:`~workbench.render.loops.opaque_blocks`, one array, and
-    each texture's offset into it (-1: not made), as :func:`~workbench.render.loops.raster` reads them."""
-    off = np.full(len(tables["tex_w"]), -1, np.int64)
+def _opaque_blocks(textures: list, which: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The textures ``which`` (indices into ``textures``; -1: none)'s least alphas by block
+    (:meth:`~workbench.render.scene.Texture.least_alphas`), one array, and each texture's offset into it (-1: not
+    made), as :func:`~workbench.render.loops.raster` reads them."""
+    off = np.full(max(len(textures), 1), -1, np.int64)
     parts, at = [np.zeros(1, np.uint8)], 1
     for x in which[which >= 0]:
-        if not tables["tex_alpha"][x]:
+        if not textures[x].has_alpha:
             continue
-        w, h = int(tables["tex_w"][x]), int(tables["tex_h"][x])
-        start = int(tables["tex_off"][x])
-        parts.append(opaque_blocks(tables["texels"][start:start + w * h], w, h))
+        parts.append(textures[x].least_alphas())
         off[x] = at
         at += len(parts[-1])
     return np.concatenate(parts), off
@@ -701,7 +700,7 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
     scalars = np.array([lights.fill, lights.rim, lights.sky, lights.ground, lights.exposure, lights.skin_wrap,
                         lights.sheen, lights.sheen_grazing, lights.rim_sheen, lights.hair_wrap, lights.hair_ambient],
                        np.float32)
-    return dict(normals=normals, aniso_dirs=_anisotropy_directions(draws, mat_aniso, R, nv), mat_aniso=mat_aniso,
+    return dict(textures=textures, normals=normals, aniso_dirs=_anisotropy_directions(draws, mat_aniso, R, nv), mat_aniso=mat_aniso,
                 uv=uv, colors=colors, mat_color=mat_color, mat_tex=mat_tex, mat_occ=mat_occ,
                 mat_occ_strength=mat_occ_strength, mat_nrm=mat_nrm, mat_nrm_scale=mat_nrm_scale, mat_mr=mat_mr,
                 mat_spec_tex=mat_spec_tex, mat_rough=mat_rough, mat_double=mat_double, mat_skin=mat_skin, mat_gloss=mat_gloss,

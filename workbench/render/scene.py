@@ -34,7 +34,7 @@ from workbench import threads
 from workbench.gltf.glb import image_bytes, read_accessor, read_glb
 from workbench.gltf.pose import sample_keyframes
 
-from .loops import add_skin_matrices, apply_skin, rgb_texels
+from .loops import add_skin_matrices, apply_skin, opaque_blocks, rgb_texels
 
 __all__ = ["Model", "Material", "Texture", "Draw", "Posed", "load_clip"]
 
@@ -97,6 +97,7 @@ class Texture:
         self.wrap_s, self.wrap_t = wrap_s, wrap_t
         self.base: np.ndarray | None = None
         self.offset = 0
+        self._blocks: np.ndarray | None = None
 
     def place(self, base: np.ndarray, offset: int, ready: Future | None = None) -> None:
         """This texture's texels as ``base`` from ``offset`` on, there once ``ready`` is done."""
@@ -109,6 +110,13 @@ class Texture:
             self._ready.result()     # (raises what filling the buffer raised)
             self._ready = None
         return self._texels
+
+    def least_alphas(self) -> np.ndarray:
+        """This texture's :func:`~workbench.render.loops.opaque_blocks`, made at its first alpha-tested draw and kept
+        (a model drawn from two to four sides made them again for each)."""
+        if self._blocks is None:
+            self._blocks = opaque_blocks(self.texels, self.width, self.height)
+        return self._blocks
 
 
 # Blended materials whose alpha is the coverage of hairs (named so by workbench.gltf.avatar), never glass. (Curly
