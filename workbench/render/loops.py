@@ -25,11 +25,17 @@ nothing; the first sample of pixel 0 is shaded and stands for the other two:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numba import njit
 
 __all__ = ["Samples", "raster", "opaque_blocks", "shade", "coverage", "resolve", "NO_LIMIT", "NO_TEST", "NO_TRI"]
+
+#: numba's option for a loop compiled without its reference counts (:func:`_raster`, :func:`_shade`: they allocate
+#: nothing, their callers hand them their arrays; numba's private ``_nrt`` flag, the workaround its maintainers give in
+#: numba issue #2350 for counts it cannot prune).
+UNCOUNTED: dict[str, Any] = {"_nrt": False}
 
 #: ``raster``'s ``limit`` and ``tested``, and ``coverage``'s ``glass``, when there is none (``NO_LIMIT`` also
 #: stands for ``raster``'s empty second layer)
@@ -167,9 +173,7 @@ PIXEL_BAND = 8
 
 
 @njit(cache=True, nogil=True)
-def raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit, tested, tri_draw, uv, colors, mat_color, mat_tex,
-           mat_vcol, mat_cutoff, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, sure, sure_off, z2, tri2,
-           b1_2, b2_2, al, al2, part, parts):
+def raster(*args):
     """Draw the triangles ``ti`` (in order) into the samples: where a fragment's 1/w is at least the
     sample's ``z`` it takes the sample (z, tri, b1, b2).
 
@@ -191,12 +195,24 @@ def raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit, tested, tri_dr
     (two threads draw the two parts into the same samples: each sample is one row's, so they never meet,
     and each sample sees its fragments in the same order as one pass would give it).
     """
+    return _raster(*args, np.empty(4, np.float32))
+
+
+# Without numba's reference counts (``_nrt=False``: it allocates nothing, its caller hands it the scratch ``texel``): the
+# helpers inlined into its loop take the samples' and the textures' arrays, and numba counts a reference to each
+# array at each inlined call where its branches keep it from pruning the counts (numba issue #2350, whose workaround
+# this is): 13 arrays' atomic counts at every alpha-tested fragment made `_surely` 85 ns a call where its arithmetic
+# takes 11 (a long-hair portrait's masked walk 90 -> 45 ms on one thread; bench/RESULTS.md "Pass 56").
+@njit(cache=True, nogil=True, **UNCOUNTED)
+def _raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit, tested, tri_draw, uv, colors, mat_color, mat_tex,
+            mat_vcol, mat_cutoff, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, sure, sure_off, z2, tri2,
+            b1_2, b2_2, al, al2, part, parts, texel):
+    """:func:`raster`'s walk, ``texel`` a scratch of 4 float32."""
     bounded = limit.shape[0] > 0
     testing = tested.shape[0] > 0
     layered = z2.shape[0] > 0
     size = W // ss
     sh = _log2(ss)
-    texel = np.empty(4, np.float32)
     one = np.float32(1)
     for n in range(ti.shape[0]):
         t = ti[n]
@@ -430,16 +446,36 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
     hair wrap, hair ambient.
     """
     n = ftri.shape[0]
-    rgb = np.empty((n, 3), np.float32)
-    alpha = np.empty(n, np.float32)
+    rgb, alpha = np.empty((n, 3), np.float32), np.empty(n, np.float32)
+    _shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv, colors,
+           mat_color, mat_tex, mat_occ, mat_occ_strength, mat_double, mat_skin, mat_gloss, mat_emissive, mat_vcol,
+           mat_scatter,
+           mat_aniso, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, srgb16,
+           light_dirs, light_rgb, light_scalars, f, size, ss,
+           positions, mat_nrm, mat_nrm_scale, mat_mr, mat_rough, mat_glass, mat_spec, mat_metal, mat_spec_rgb,
+           mat_spec_tex,
+           rgb, alpha, np.empty(4, np.float32), np.empty(1, np.float32))
+    return rgb, alpha
+
+
+# Without reference counts, as :func:`_raster` and for its reason (its inlined helpers take the vertices' and the
+# textures' arrays at every fragment).
+@njit(cache=True, nogil=True, **UNCOUNTED)
+def _shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv, colors,
+           mat_color, mat_tex, mat_occ, mat_occ_strength, mat_double, mat_skin, mat_gloss, mat_emissive, mat_vcol,
+           mat_scatter,
+           mat_aniso, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, srgb16,
+           light_dirs, light_rgb, light_scalars, f, size, ss,
+           positions, mat_nrm, mat_nrm_scale, mat_mr, mat_rough, mat_glass, mat_spec, mat_metal, mat_spec_rgb,
+           mat_spec_tex, rgb, alpha, texel, red):
+    """:func:`shade`'s loop into ``rgb`` and ``alpha``; ``texel`` and ``red`` scratch of 4 and 1 float32."""
+    n = ftri.shape[0]
     K = ss * ss
     W = np.float32(size * ss)
     fill, rim, sky, ground, exposure, wrap = (light_scalars[0], light_scalars[1], light_scalars[2],
                                               light_scalars[3], light_scalars[4], light_scalars[5])
     sheen, grazing, rim_sheen = light_scalars[6], light_scalars[7], light_scalars[8]
     hair_wrap, hair_ambient = light_scalars[9], light_scalars[10]
-    texel = np.empty(4, np.float32)
-    red = np.empty(1, np.float32)
     one, half, zero = np.float32(1), np.float32(0.5), np.float32(0)
     for i in range(n):
         t = ftri[i]
@@ -691,7 +727,6 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
         rgb[i, 1] = cg * lg * exposure + spec * sg + tint * cg + mat_emissive[d, 1]
         rgb[i, 2] = cb * lb * exposure + spec * sb + tint * cb + mat_emissive[d, 2]
         alpha[i] = ca
-    return rgb, alpha
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -762,21 +797,26 @@ def _strand_highlight(aniso_dirs, v0, v1, v2, w0, w1, w2, nx, ny, nz, hx, hy, hz
         return zero, zero
     fx, fy, fz = fx / lf, fy / lf, fz / lf
     lit = min(max((ndl + np.float32(0.25)) / np.float32(0.6), zero), one) * ao * strength
-    out = np.empty(2, np.float32)
-    for k in range(2):
-        shift = np.float32(-0.12) if k == 0 else np.float32(0.18)
-        gx, gy, gz = fx + shift * nx, fy + shift * ny, fz + shift * nz
-        lg = np.sqrt(gx * gx + gy * gy + gz * gz)
-        t = (gx * hx + gy * hy + gz * hz) / lg
-        s2 = max(one - t * t, zero)              # sin^2 of the angle between fibre and half vector
-        s4 = s2 * s2
-        s8 = s4 * s4
-        s16 = s8 * s8
-        if k == 0:
-            out[0] = s16 * s16 * s16 * np.float32(0.7) * lit    # sin ** 96: a white band
-        else:
-            out[1] = s16 * np.float32(2.8) * lit                # sin ** 32, times the colour: a broader one
-    return out[0], out[1]
+    white = _lobe(fx, fy, fz, nx, ny, nz, hx, hy, hz, np.float32(-0.12))
+    coloured = _lobe(fx, fy, fz, nx, ny, nz, hx, hy, hz, np.float32(0.18))
+    # (each a float32, as the strengths were when kept in an array: ``lit`` is a float64 where ``strength`` is one)
+    return (np.float32(white * white * white * np.float32(0.7) * lit),     # sin ** 96: a white band
+            np.float32(coloured * np.float32(2.8) * lit))                  # sin ** 32, times the colour: a broader one
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _lobe(fx, fy, fz, nx, ny, nz, hx, hy, hz, shift):
+    """A lobe of :func:`_strand_highlight`: sin ** 32 of the angle between the fibre tilted by ``shift`` towards the
+    normal and the half vector (the two lobes' own scalars: a scratch array allocated at every hair fragment cost more
+    than the lobes)."""
+    zero, one = np.float32(0), np.float32(1)
+    gx, gy, gz = fx + shift * nx, fy + shift * ny, fz + shift * nz
+    lg = np.sqrt(gx * gx + gy * gy + gz * gz)
+    t = (gx * hx + gy * hy + gz * hz) / lg
+    s2 = max(one - t * t, zero)              # sin^2 of the angle between fibre and half vector
+    s4 = s2 * s2
+    s8 = s4 * s4
+    return s8 * s8
 
 
 # -- multisampling -------------------------------------------------------------------------------------
