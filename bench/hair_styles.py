@@ -1,8 +1,9 @@
 """What each hair style costs a new avatar (issue 46: "a new avatar's first 512 px preview over HTTP under 0.3 s
 for every hair style", "its model with every clip under 0.5 s"), against ``BASE`` (main before issue 46's hair).
 
-Run: ``PYTHONPATH=. python bench/hair_styles.py [runs] [styles] [base commit]`` (styles comma-separated,
-default all).
+Run: ``PYTHONPATH=. python bench/hair_styles.py [runs] [styles] [base commit] [settings]`` (styles comma-separated,
+default all; ``settings``: a JSON object laid over the bench's avatar's, e.g. the heaviest cut's
+``'{"gender": "masculine", "bodyShape": "heavy", "glasses": "sunglasses", "outfit": {"topStyle": "longsleeve"}}'``).
 
 As ``bench/bodies.py`` measures (whose setup and base loading this reuses): fresh processes after the service's
 warm-up, in rounds (every style once per round, new then old), medians; wall and CPU time. Per style:
@@ -17,6 +18,7 @@ Also the sizes of LOD 0 with a 1024 atlas (WebP) and every clip, per style, new 
 
 from __future__ import annotations
 
+import json
 import statistics
 import sys
 import tempfile
@@ -48,23 +50,23 @@ SIZE = ("glb = build_avatar(settings, ModelOptions(texture_atlas_size=1024, text
         "print(len(glb))\n")
 
 
-def setup(tmp: Path, pkg: str, style: str) -> str:
-    # The bench's avatar (feminine, clear glasses) with the style's hair.
-    return (SETUP.format(tmp=str(tmp), pkg=pkg)
-            + f"settings_in = {{'gender': 'feminine', 'glasses': 'clear', 'hair': {{'style': {style!r}}}}}\n"
+def setup(tmp: Path, pkg: str, style: str, over: dict | None = None) -> str:
+    # The bench's avatar (feminine, clear glasses) with the style's hair, and ``over`` laid over it.
+    settings = {"gender": "feminine", "glasses": "clear", **(over or {}), "hair": {"style": style}}
+    return (SETUP.format(tmp=str(tmp), pkg=pkg) + f"settings_in = {settings!r}\n"
             + "settings = normalize_avatar_settings(settings_in)\n")
 
 
-def main(runs: int = 5, styles: tuple[str, ...] = STYLES, base: str = BASE) -> None:
+def main(runs: int = 5, styles: tuple[str, ...] = STYLES, base: str = BASE, over: dict | None = None) -> None:
     import os
 
-    print(f"load average before: {os.getloadavg()}")
+    print(f"load average before: {os.getloadavg()}; settings over the bench's: {over or {}}")
     with tempfile.TemporaryDirectory(prefix="bench-hair-") as folder:
         tmp = Path(folder)
         load_base(tmp, base)
         for style in styles:                 # (the kept arrays made before timing)
             for pkg, s in (("workbench", style), ("workbench_base", OLD.get(style, style))):
-                run(setup(tmp, pkg, s) + "first_preview()\n"
+                run(setup(tmp, pkg, s, over) + "first_preview()\n"
                     "build_avatar(settings, ModelOptions(animations=ANIMATIONS))\n")
         times = {(c, s, p): [] for c in CASES for s in styles for p in ("workbench", "workbench_base")}
         cpu = {k: [] for k in times}
@@ -73,7 +75,7 @@ def main(runs: int = 5, styles: tuple[str, ...] = STYLES, base: str = BASE) -> N
                 for style in styles:
                     for pkg in ("workbench", "workbench_base"):
                         s = style if pkg == "workbench" else OLD.get(style, style)
-                        code = (setup(tmp, pkg, s) + body.replace("{pkg}", pkg)
+                        code = (setup(tmp, pkg, s, over) + body.replace("{pkg}", pkg)
                                 + "print(time.perf_counter() - t, time.process_time() - c)\n")
                         wall, used = map(float, run(code).strip().splitlines()[-1].split())
                         times[label, style, pkg].append(wall)
@@ -88,11 +90,12 @@ def main(runs: int = 5, styles: tuple[str, ...] = STYLES, base: str = BASE) -> N
                       f" | CPU new {nc * 1000:5.0f} | old {oc * 1000:5.0f}, new/old {nc / oc:4.2f}")
         print("LOD 0, 1024 atlas (WebP), every clip: MB (new)")
         for style in styles:
-            print(f"  {style:<9} {int(run(setup(tmp, 'workbench', style) + SIZE).strip().splitlines()[-1]) / 1e6:5.2f}")
+            print(f"  {style:<9} {int(run(setup(tmp, 'workbench', style, over) + SIZE).strip().splitlines()[-1]) / 1e6:5.2f}")
     print(f"load average after: {os.getloadavg()}")
 
 
 if __name__ == "__main__":
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 5,
          tuple(sys.argv[2].split(",")) if len(sys.argv) > 2 and sys.argv[2] else STYLES,
-         sys.argv[3] if len(sys.argv) > 3 else BASE)
+         sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else BASE,
+         json.loads(sys.argv[4]) if len(sys.argv) > 4 else None)
