@@ -398,8 +398,7 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
             NO_LIMIT, NO_TRI, NO_LIMIT, NO_LIMIT, NO_LIMIT, NO_LIMIT)
 
         def rows(part: int, parts: int):
-            # (numba's Dispatcher.__call__ is typed with fewer arguments than a compiled loop takes)
-            return lambda: raster(triangles, tris, sx, sy, iw, W, H, ss, into.z, into.tri, into.b1, into.b2, limit,  # type: ignore[call-arg]
+            return lambda: raster(triangles, tris, sx, sy, iw, W, H, ss, into.z, into.tri, into.b1, into.b2, limit,
                                   tested, tri_draw, *(tables[k] for k in alpha_read), cutoff,
                                   *(tables[k] for k in textures), *blocks, *layer, part, parts)
 
