@@ -172,8 +172,15 @@ BAND = 32
 PIXEL_BAND = 8
 
 
-@njit(cache=True, nogil=True)
-def raster(*args):
+# Compiled without numba's reference counts (:data:`UNCOUNTED`: it allocates nothing, its caller hands it the scratch
+# ``texel``): the helpers inlined into its loop take the samples' and the textures' arrays, and numba counts a
+# reference to each array at each inlined call where its branches keep it from pruning the counts (numba issue #2350,
+# whose workaround this is): 13 arrays' atomic counts at every alpha-tested fragment made `_surely` 85 ns a call where
+# its arithmetic takes 11 (a long-hair portrait's masked walk 93 -> 31 ms on one thread; bench/RESULTS.md "Pass 56").
+@njit(cache=True, nogil=True, **UNCOUNTED)
+def raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit, tested, tri_draw, uv, colors, mat_color, mat_tex,
+           mat_vcol, mat_cutoff, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, sure, sure_off, z2, tri2,
+           b1_2, b2_2, al, al2, part, parts, texel):
     """Draw the triangles ``ti`` (in order) into the samples: where a fragment's 1/w is at least the
     sample's ``z`` it takes the sample (z, tri, b1, b2).
 
@@ -193,21 +200,9 @@ def raster(*args):
 
     ``part`` of ``parts``: only the rows of bands of :data:`BAND` rows numbered ``part`` modulo ``parts``
     (two threads draw the two parts into the same samples: each sample is one row's, so they never meet,
-    and each sample sees its fragments in the same order as one pass would give it).
+    and each sample sees its fragments in the same order as one pass would give it). ``texel``: a scratch of 4
+    float32.
     """
-    return _raster(*args, np.empty(4, np.float32))
-
-
-# Without numba's reference counts (``_nrt=False``: it allocates nothing, its caller hands it the scratch ``texel``): the
-# helpers inlined into its loop take the samples' and the textures' arrays, and numba counts a reference to each
-# array at each inlined call where its branches keep it from pruning the counts (numba issue #2350, whose workaround
-# this is): 13 arrays' atomic counts at every alpha-tested fragment made `_surely` 85 ns a call where its arithmetic
-# takes 11 (a long-hair portrait's masked walk 90 -> 45 ms on one thread; bench/RESULTS.md "Pass 56").
-@njit(cache=True, nogil=True, **UNCOUNTED)
-def _raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit, tested, tri_draw, uv, colors, mat_color, mat_tex,
-            mat_vcol, mat_cutoff, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, sure, sure_off, z2, tri2,
-            b1_2, b2_2, al, al2, part, parts, texel):
-    """:func:`raster`'s walk, ``texel`` a scratch of 4 float32."""
     bounded = limit.shape[0] > 0
     testing = tested.shape[0] > 0
     layered = z2.shape[0] > 0
@@ -419,15 +414,18 @@ def _mapped_normal(nx, ny, nz, v0, v1, v2, positions, uv, texels, off, w, h, ws,
     return ox / lo, oy / lo, oz / lo
 
 
-@njit(cache=True, nogil=True)
+# Compiled without reference counts, as :func:`raster` and for its reason (its inlined helpers take the vertices' and
+# the textures' arrays at every fragment): its caller makes ``rgb`` and ``alpha`` and the scratch ``texel`` and ``red``.
+@njit(cache=True, nogil=True, **UNCOUNTED)
 def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv, colors,
           mat_color, mat_tex, mat_occ, mat_occ_strength, mat_double, mat_skin, mat_gloss, mat_emissive, mat_vcol,
           mat_scatter,
           mat_aniso, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, srgb16,
           light_dirs, light_rgb, light_scalars, f, size, ss,
           positions, mat_nrm, mat_nrm_scale, mat_mr, mat_rough, mat_glass, mat_spec, mat_metal, mat_spec_rgb,
-          mat_spec_tex):
-    """Linear RGB (n, 3) and alpha (n,) of fragments (see :func:`workbench.render.raster.draw`, step 5).
+          mat_spec_tex, rgb, alpha, texel, red):
+    """Into ``rgb`` (n, 3) and ``alpha`` (n,): linear RGB and alpha of fragments (see
+    :func:`workbench.render.raster.draw`, step 5).
 
     Per draw (material): base colour RGBA, texture and occlusion texture (-1: none), occlusion strength,
     double-sided, skin, gloss, emissive, has vertex colours, hair's scatter (0 to 1: how much of the lights' hair wrap
@@ -443,32 +441,8 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
     first texel, width, height, wrap modes and whether it has alpha.
     light_dirs: key, fill, rim, up in view space; light_rgb: key colour x strength, fill colour,
     skin scatter; light_scalars: fill, rim, sky, ground, exposure, skin wrap, sheen, grazing sheen, rim sheen,
-    hair wrap, hair ambient.
+    hair wrap, hair ambient. ``texel`` and ``red``: scratch of 4 and 1 float32.
     """
-    n = ftri.shape[0]
-    rgb, alpha = np.empty((n, 3), np.float32), np.empty(n, np.float32)
-    _shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv, colors,
-           mat_color, mat_tex, mat_occ, mat_occ_strength, mat_double, mat_skin, mat_gloss, mat_emissive, mat_vcol,
-           mat_scatter,
-           mat_aniso, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, srgb16,
-           light_dirs, light_rgb, light_scalars, f, size, ss,
-           positions, mat_nrm, mat_nrm_scale, mat_mr, mat_rough, mat_glass, mat_spec, mat_metal, mat_spec_rgb,
-           mat_spec_tex,
-           rgb, alpha, np.empty(4, np.float32), np.empty(1, np.float32))
-    return rgb, alpha
-
-
-# Without reference counts, as :func:`_raster` and for its reason (its inlined helpers take the vertices' and the
-# textures' arrays at every fragment).
-@njit(cache=True, nogil=True, **UNCOUNTED)
-def _shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv, colors,
-           mat_color, mat_tex, mat_occ, mat_occ_strength, mat_double, mat_skin, mat_gloss, mat_emissive, mat_vcol,
-           mat_scatter,
-           mat_aniso, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, srgb16,
-           light_dirs, light_rgb, light_scalars, f, size, ss,
-           positions, mat_nrm, mat_nrm_scale, mat_mr, mat_rough, mat_glass, mat_spec, mat_metal, mat_spec_rgb,
-           mat_spec_tex, rgb, alpha, texel, red):
-    """:func:`shade`'s loop into ``rgb`` and ``alpha``; ``texel`` and ``red`` scratch of 4 and 1 float32."""
     n = ftri.shape[0]
     K = ss * ss
     W = np.float32(size * ss)

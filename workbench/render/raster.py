@@ -398,9 +398,11 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
             NO_LIMIT, NO_TRI, NO_LIMIT, NO_LIMIT, NO_LIMIT, NO_LIMIT)
 
         def rows(part: int, parts: int):
+            # (each part its own scratch texel)
             return lambda: raster(triangles, tris, sx, sy, iw, W, H, ss, into.z, into.tri, into.b1, into.b2, limit,
                                   tested, tri_draw, *(tables[k] for k in alpha_read), cutoff,
-                                  *(tables[k] for k in textures), *blocks, *layer, part, parts)
+                                  *(tables[k] for k in textures), *blocks, *layer, part, parts,
+                                  np.empty(4, np.float32))
 
         if len(triangles) >= SPLIT_TRIANGLES and H > BAND:   # the rows in two interleaved halves, side by side
             threads.beside(rows(0, 2), rows(1, 2))
@@ -785,5 +787,7 @@ def _shade(tables: dict, tris, tri_draw, iw, samples: Samples, at: np.ndarray):
     Perspective-correct barycentrics, interpolated normals, bilinear texture lookups in linear light, three lights
     fixed to the world (not the camera, so a figure turned in the viewer shows its other side in shadow); see the
     module text, step 5."""
-    return shade(samples.tri[at], samples.b1[at], samples.b2[at], samples.z[at], np.ascontiguousarray(at, np.int64),
-                 tris, iw, tri_draw, **tables)
+    rgb, alpha = np.empty((len(at), 3), np.float32), np.empty(len(at), np.float32)
+    shade(samples.tri[at], samples.b1[at], samples.b2[at], samples.z[at], np.ascontiguousarray(at, np.int64),
+          tris, iw, tri_draw, **tables, rgb=rgb, alpha=alpha, texel=np.empty(4, np.float32), red=np.empty(1, np.float32))
+    return rgb, alpha
