@@ -57,7 +57,11 @@ def first_preview():
     # textures (build_avatar_unencoded), the old one built the model GLB and rendered that.
     options = PreviewOptions(size=512, camera='portrait')
     if hasattr(avatar_module, "build_avatar_unencoded"):
-        glb, images = avatar_module.build_avatar_unencoded(settings, ModelOptions())
+        # (a portrait's model without the meshes below the waist, where the code makes it so)
+        try:
+            glb, images = avatar_module.build_avatar_unencoded(settings, ModelOptions(), below=False)
+        except TypeError:
+            glb, images = avatar_module.build_avatar_unencoded(settings, ModelOptions())
         return render_preview(glb, options, pose='preview', images=images)
     return render_preview(build_avatar(settings, ModelOptions()), options, pose='preview')
 """

@@ -89,7 +89,7 @@ def test_the_glasses_and_the_dressed_body_are_made_once_for_every_hair_style(mon
     every combination made the glasses 384 times for 24 bodies and frames: 60 % of its time; suite32): on main 4 calls
     of the glasses here (three styles and the model's LOD 1) and 3 of the clothes, 1 each now. Through
     ``triangle_count`` and the model's LOD 1 (its glasses are LOD 0's)."""
-    calls: dict[str, int] = {"glasses": 0, "outfit": 0}
+    calls: dict[str, int] = {"glasses": 0, "outfit": 0, "lower": 0}
 
     def counted(name, make):
         def call(*a, **k):
@@ -99,14 +99,17 @@ def test_the_glasses_and_the_dressed_body_are_made_once_for_every_hair_style(mon
 
     monkeypatch.setattr(meshes, "glasses_piece", counted("glasses", meshes.glasses_piece))
     monkeypatch.setattr(meshes, "outfit_pieces", counted("outfit", meshes.outfit_pieces))
+    monkeypatch.setattr(meshes, "lower_pieces", counted("lower", meshes.lower_pieces))   # (the bottom and shoes)
     for style in ("short", "long", "curly"):
         meshes.triangle_count(_hair(style, 161.9), 0)
     avatar.build_avatar(_hair("short", 161.9), ModelOptions(lod=1))
-    assert calls == {"glasses": 1, "outfit": 1}
+    assert calls == {"glasses": 1, "outfit": 1, "lower": 1}
 
 
 def _clear_meshes() -> None:
-    for kept in (meshes._parts, getattr(meshes, "_dressed", None), getattr(meshes, "_glasses", None), avatar._stance):
+    for kept in (meshes._parts, getattr(meshes, "_dressed", None), getattr(meshes, "_upper", None),
+                 getattr(meshes, "_upper_parts", None), getattr(meshes, "_hair", None), getattr(meshes, "_glasses", None),
+                 avatar._stance):
         if kept is not None:
             kept.cache_clear()
 

@@ -298,12 +298,14 @@ def build_avatar(settings: dict, options: ModelOptions, *, morphs: bool = True) 
     return _build(settings, options, morphs=morphs).to_bytes()
 
 
-def build_avatar_unencoded(settings: dict, options: ModelOptions) -> tuple[bytes, dict[int, np.ndarray]]:
+def build_avatar_unencoded(settings: dict, options: ModelOptions, *,
+                           below: bool = True) -> tuple[bytes, dict[int, np.ndarray]]:
     """The avatar for this process's renderer only (a first preview): ``build_avatar``'s document and
     geometry without the work only a file needs. Its images' bytes are left empty, their pixels come
     as arrays by image index (``workbench.render.render(..., images=...)`` reads them), and it carries
     no morph targets (a preview shows the neutral face) and no tangents (the renderer takes a normal map's
-    frame from each triangle). Not a file to write out.
+    frame from each triangle). Not a file to write out. ``below`` False (LOD 0 only): without the meshes below
+    the waist (:data:`~workbench.gltf.meshes.BELOW`), for a portrait, which shows the same pixels without them.
 
     Measured on a cold 512 px preview: encoding the textures (the hair's PNG most) and decoding them
     again in the renderer, and the 52 face shapes, were about a sixth of the model's time.
@@ -314,11 +316,11 @@ def build_avatar_unencoded(settings: dict, options: ModelOptions) -> tuple[bytes
     (True, 'uint8')
     """
     raw: dict[int, np.ndarray] = {}
-    return _build(settings, options, raw=raw, morphs=False).to_bytes(), raw
+    return _build(settings, options, raw=raw, morphs=False, below=below).to_bytes(), raw
 
 
 def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] | None = None,
-           morphs: bool = True) -> GlbWriter:
+           morphs: bool = True, below: bool = True) -> GlbWriter:
     if options.lod not in LOD_RATIOS:
         raise ValueError(f"build_avatar: lod must be 0, 1 or 2; got {options.lod!r}")
     if options.texture_format not in (None, "png", "webp"):
@@ -335,10 +337,12 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
             # it here, and this thread's error is the one that says so (a helper's first use made the caller
             # answer "another request is fetching them", and the fetch's own failure went unsaid).
             compiled()
-            (rig, meshes), mats = threads.beside(lambda: (avatar_skeleton(settings), parts(settings, options.lod)),
-                                                 lambda: _materials(settings, options.lod))
+            (rig, meshes), mats = threads.beside(
+                lambda: (avatar_skeleton(settings), parts(settings, options.lod, below=below)),
+                lambda: _materials(settings, options.lod))
         else:
-            rig, meshes, mats = avatar_skeleton(settings), parts(settings, options.lod), _materials(settings, options.lod)
+            rig, meshes = avatar_skeleton(settings), parts(settings, options.lod, below=below)
+            mats = _materials(settings, options.lod)
         names = [n for n in MESH_ORDER if n in meshes]
         # (the lid's shade on the eye where this body's lid is: it reads the body, which the materials' thread does not)
         mats["Eyes"] = {**mats["Eyes"], "image": eyes.eye_texture(settings["eyeColor"], eye_lid(settings))}

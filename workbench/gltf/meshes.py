@@ -42,7 +42,7 @@ from ..body.lod import Piece, decimate, normals_of, piece
 from ..body.mesh import BodyMesh, body_key, body_mesh, body_of
 from ..body.mouth import fitted_teeth, lining_depth
 from ..body.nose_shade import calm_nose
-from ..body.outfit import hidden_skin, outfit_pieces
+from ..body.outfit import hidden_skin, lower_pieces, outfit_pieces
 from ..body.teeth_walls import lined
 from ..skeleton import Skeleton
 
@@ -54,6 +54,9 @@ MESH_ORDER = ("Body", "Eyes", "Eyelashes", "Eyebrows", "Teeth", "Hair", "Hair_Sl
 HAIR_PARTS = ("Hair", "Hair_Sleek", "Hair_Fringe")
 # Small meshes every level keeps whole (a decimated brow shell lost its shape; the glasses' frame its rims).
 KEPT = ("Glasses", "Eyebrows")
+# The meshes below the waist, which no portrait shows: a first portrait preview's model is made without them (the same
+# pixels, tests/render/test_portrait_below.py; the slowest cut's, trousers over boots, about 20 ms of its build).
+BELOW = ("Outfit_Bottom", "Outfit_Footwear")
 LOD_RATIOS = {0: 1.0, 1: 0.5, 2: 0.25}
 
 # The glasses' texture: the frame's colour on the left half, the lens on the right (textures.py).
@@ -120,6 +123,12 @@ def _softened(p: Piece, body: tuple) -> Piece:
 def _dressed(body: tuple, top: str, bottom: str, shoes: str) -> dict[str, Piece]:
     """LOD 0's pieces of the body keyed ``body`` in these clothes but the hair's, which they do not read (made once
     for every hair style; the hair's pieces read the clothes, not these pieces)."""
+    return {**_upper(body, top, bottom), **lower_pieces(body_of(body), bottom, shoes)}
+
+
+@lru_cache(maxsize=16)
+def _upper(body: tuple, top: str, bottom: str) -> dict[str, Piece]:
+    """:func:`_dressed`'s pieces but those of :data:`BELOW` (a portrait's; :func:`_dressed` adds them)."""
     mesh = body_of(body)
     # The skin the clothes hide well inside their rims is left out (workbench.body.outfit.garments).
     skin = mesh.face_groups["body"]
@@ -134,7 +143,7 @@ def _dressed(body: tuple, top: str, bottom: str, shoes: str) -> dict[str, Piece]
     out["Eyes"] = with_eye_uvs(mesh, out["Eyes"])
     out["Eyelashes"] = with_lash_uvs(mesh, out["Eyelashes"])
     out["Eyebrows"] = brow_piece(mesh, body[0])
-    out.update(outfit_pieces(mesh, top, bottom, shoes))
+    out.update(outfit_pieces(mesh, top, bottom, below=False))
     return out
 
 
@@ -158,13 +167,40 @@ def _parts(key: PartsKey, lod: int) -> dict[str, Piece]:
         out["Teeth"] = normals_of(out["Teeth"], whole["Teeth"])
         out.update(hair_pieces(mesh, hair, lod, top, bottom, sleek=True))
         return {n: out[n] for n in MESH_ORDER if n in out}
-    out = {**_dressed(body, top, bottom, shoes), **hair_pieces(mesh, hair, 0, top, bottom, sleek=True)}
+    out = {**_dressed(body, top, bottom, shoes), **_hair(body, hair, top, bottom)}
     return {n: out[n] for n in MESH_ORDER if n in out}
 
 
-def parts(settings: dict, lod: int = 0) -> dict[str, Piece]:
-    """The avatar's meshes at ``lod`` (0, 1 or 2), by name in MESH_ORDER (cached; treat as read-only)."""
-    return _parts(_key(settings), lod)
+@lru_cache(maxsize=16)
+def _hair(body: tuple, hair: str, top: str, bottom: str) -> dict[str, Piece]:
+    """LOD 0's hair pieces (made once for a portrait's pieces and the whole avatar's)."""
+    return hair_pieces(body_of(body), hair, 0, top, bottom, sleek=True)
+
+
+@lru_cache(maxsize=16)
+def _upper_parts(key: PartsKey) -> dict[str, Piece]:
+    """:func:`_parts` at LOD 0 but those of :data:`BELOW` (the same objects: the whole avatar's adds them)."""
+    body, hair, glasses, top, bottom, _ = key
+    out = {**_upper(body, top, bottom), **_hair(body, hair, top, bottom)}
+    if isinstance(glasses, str):
+        out["Glasses"] = _glasses(body, glasses)
+    return {n: out[n] for n in MESH_ORDER if n in out}
+
+
+def parts(settings: dict, lod: int = 0, *, below: bool = True) -> dict[str, Piece]:
+    """The avatar's meshes at ``lod`` (0, 1 or 2), by name in MESH_ORDER (cached; treat as read-only). ``below`` False:
+    LOD 0's without those of :data:`BELOW`, which a portrait never shows (made only when asked for).
+
+    >>> from workbench.options import normalize_avatar_settings
+    >>> s = normalize_avatar_settings({"gender": "feminine"})
+    >>> sorted(set(parts(s)) - set(parts(s, below=False)))
+    ['Outfit_Bottom', 'Outfit_Footwear']
+    """
+    if below:
+        return _parts(_key(settings), lod)
+    if lod:
+        raise ValueError("parts: below=False is LOD 0's (a first preview's)")
+    return _upper_parts(_key(settings))
 
 
 def parts_key(settings: dict) -> PartsKey:

@@ -263,7 +263,8 @@ class Content:
 
             # Drawn from the textures as arrays: encoding them into a GLB only to decode them again was a
             # sixth of a first preview; the model file is made when it is asked for.
-            glb, images = build_avatar_unencoded(settings, opts.ModelOptions())
+            # A portrait shows nothing below the waist: its model is made without those garments (the same pixels).
+            glb, images = build_avatar_unencoded(settings, opts.ModelOptions(), below=options.camera != "portrait")
             # A preview shows the avatar standing relaxed (the library's idle pose), not in its T bind pose:
             # the clip by name, the same as the library's file and read once per process (the service's
             # start reads both idles), so a first preview neither waits for the library to be written nor

@@ -6,8 +6,8 @@ pieces an avatar wears and the skin they hide; ``edges`` their finished edges, `
 ``shoes`` the shoes' soles, tongues and laces.
 """
 
-from .garments import UNDER, Dressed, dressed, hidden_skin, outfit_pieces, under
+from .garments import UNDER, Dressed, dressed, hidden_skin, lower_pieces, outfit_pieces, under
 from .styles import BOTTOMS, FOOTWEAR, STYLES, TOPS
 
-__all__ = ["UNDER", "Dressed", "dressed", "hidden_skin", "outfit_pieces", "under", "BOTTOMS", "FOOTWEAR", "STYLES",
+__all__ = ["UNDER", "Dressed", "dressed", "hidden_skin", "lower_pieces", "outfit_pieces", "under", "BOTTOMS", "FOOTWEAR", "STYLES",
            "TOPS"]

@@ -33,7 +33,7 @@ from .pattern import HOOD_EASE, NECKLINE_CUT, SLEEVE_CUT, pattern
 from .sleeves import flared, squared
 from .styles import STYLES
 
-__all__ = ["Dressed", "dressed", "outfit_pieces", "hidden_skin", "UNDER", "under"]
+__all__ = ["Dressed", "dressed", "outfit_pieces", "lower_pieces", "hidden_skin", "UNDER", "under"]
 
 _CACHE: OrderedDict = OrderedDict()
 _LOCK = threading.Lock()
@@ -157,10 +157,17 @@ def _with_shoe(piece: Piece, mesh: BodyMesh, q: np.ndarray, pat: dict, name: str
                  np.full(n + len(pos), -1, np.int64)), (pos, out)
 
 
-def outfit_pieces(mesh: BodyMesh, top: str = "tee", bottom: str = "trousers", shoes: str = "sneakers") -> dict[str, Piece]:
-    """The ``Outfit_Top``, ``Outfit_Bottom`` and ``Outfit_Footwear`` pieces on ``mesh``."""
-    return {"Outfit_Top": dressed(mesh, top, bottom).piece, "Outfit_Bottom": dressed(mesh, bottom, under(bottom, shoes)).piece,
-            "Outfit_Footwear": dressed(mesh, shoes).piece}
+def outfit_pieces(mesh: BodyMesh, top: str = "tee", bottom: str = "trousers", shoes: str = "sneakers", *,
+                  below: bool = True) -> dict[str, Piece]:
+    """The ``Outfit_Top``, ``Outfit_Bottom`` and ``Outfit_Footwear`` pieces on ``mesh``; ``below`` False, the top alone
+    (fitted over the bottom as ever: what a portrait shows of the outfit; :func:`lower_pieces` the others)."""
+    top_piece = {"Outfit_Top": dressed(mesh, top, bottom).piece}
+    return {**top_piece, **lower_pieces(mesh, bottom, shoes)} if below else top_piece
+
+
+def lower_pieces(mesh: BodyMesh, bottom: str = "trousers", shoes: str = "sneakers") -> dict[str, Piece]:
+    """The ``Outfit_Bottom`` and ``Outfit_Footwear`` pieces on ``mesh`` (the bottom over the shoes it covers)."""
+    return {"Outfit_Bottom": dressed(mesh, bottom, under(bottom, shoes)).piece, "Outfit_Footwear": dressed(mesh, shoes).piece}
 
 
 def hidden_skin(top: str = "tee", bottom: str = "trousers") -> np.ndarray:
