@@ -277,6 +277,23 @@ BOB_CHEEK = (0.8, (20.0, 35.0, 78.0, 94.0))
 # cards rooted under the lofted hair rise to it at a slant, as hair lifted at the root, not at once (a row of
 # shingles standing on end).
 LOFT_REACH = 0.03
+# ...and its cards' layers, in order from the crown out: metres over the head (the first figure) and over the body where
+# they fall (the second) at the top of the order, none at its foot, the order by each root's angle from the top, ties
+# broken by up to the third figure's degrees. At random heights (as much, each card its own draw) the cards crossed one
+# another all over the back and sides, each crossing a straight edge where the card in front changed: a mosaic of
+# blocks with horizontal edges, the bob "a helmet with painted grooves" (blind review AO, #12 and #6). In order, the
+# hair from the crown lies over the hair rooted under it, as it does on a head, and the back reads as strands falling
+# (tests/render/test_bob_layers_review_ao.py).
+BOB_LAYERS = (0.003, 0.004, 3.0)
+
+
+def _ranked(key: np.ndarray) -> np.ndarray:
+    """Each entry's place in ``key``'s order, from 0 (the least) to 1 (the greatest).
+
+    >>> _ranked(np.array([3.0, -1.0, 7.0])).tolist()
+    [0.5, 0.0, 1.0]
+    """
+    return np.argsort(np.argsort(key, kind="stable"), kind="stable") / max(len(key) - 1, 1)
 
 
 def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
@@ -302,7 +319,10 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         return part * push[i][:, None] + tangent(d, d - crown) * (1 - down) * 0.6 - UP * (0.2 + down) + aside * face
 
     push = np.where(side > 0, smoothstep(*BOB_PUSH[0], roots[:, 0] * head.radius - BOB_PART), 1.0) * BOB_PUSH[1]
-    lift = rng.uniform(0.0, 0.003, S)
+    # Its layers in order from the crown out (:data:`BOB_LAYERS`): each card's rank, the crown's 1, by its root's angle
+    # from the top (a few degrees of each card's own draw breaking the ties of a ring of roots).
+    rank = _ranked(-root_pol + BOB_LAYERS[2] * rng.uniform(-1.0, 1.0, S))
+    lift = BOB_LAYERS[0] * rank
 
     def height(s, d, i):
         pol = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
@@ -322,7 +342,8 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         back = smoothstep(60.0, 160.0, np.abs(az))
         return c[1] - BOB_END[0] + (BOB_END[0] - BOB_END[1]) * back + jitter[i] + 0.01 * (1 - outer[i])
 
-    base = 0.006 + BOB_VOLUME[1] * outer + rng.uniform(0, 0.004, S)
+    rng.uniform(0, 0.004, S)   # (drawn as before, so every later draw, the cards' widths and columns, is the same)
+    base = 0.006 + BOB_VOLUME[1] * outer + BOB_LAYERS[1] * rank
 
     def clearance(az, y, i):
         below = smoothstep(c[1] + BOB_ROUND[1], c[1] - BOB_ROUND[1], y)
