@@ -361,22 +361,30 @@ def through(posed, cam, size: int, texture) -> np.ndarray:
     return draw(replace(posed, draws=draws), cam, size, lights=UNLIT)[..., 0] > 127
 
 
-def teeth_mask(glb: bytes, cam, size: int) -> tuple[np.ndarray, float]:
-    """(where the Teeth mesh shows, a (size, size) bool mask, and the millimetres a pixel spans at the teeth's front):
-    ``glb`` in its first clip's first frame drawn unlit by ``cam`` at ``size`` px, the Teeth mesh white and everything
-    else black, so the lips hide what they cover (the review sheets' mouth close-ups, tests/render)."""
+def mesh_mask(posed, cam, size: int, shows) -> np.ndarray:
+    """Where the meshes whose names ``shows(name)`` accepts show in ``posed`` drawn unlit by ``cam`` at ``size`` px:
+    a (size, size) bool mask, those meshes drawn white and every other one black, so what lies in front of them hides
+    them."""
     from dataclasses import replace
 
     from workbench.render.raster import draw
-    from workbench.render.scene import Material, Model, load_clip
-
-    posed = Model(glb, max_texture=size).posed(load_clip(glb), 0.0)
+    from workbench.render.scene import Material
 
     def grey(c: float, d) -> Material:
         return Material(color=np.array([c, c, c, 1], np.float32), double_sided=d.material.double_sided)
 
-    mask = draw(replace(posed, draws=[replace(d, material=grey(1.0 if d.mesh_name == "Teeth" else 0.0, d))
+    return draw(replace(posed, draws=[replace(d, material=grey(1.0 if shows(d.mesh_name) else 0.0, d))
                                       for d in posed.draws]), cam, size, lights=UNLIT)[..., 0] > 127
+
+
+def teeth_mask(glb: bytes, cam, size: int) -> tuple[np.ndarray, float]:
+    """(where the Teeth mesh shows, a (size, size) bool mask, and the millimetres a pixel spans at the teeth's front):
+    ``glb`` in its first clip's first frame drawn unlit by ``cam`` at ``size`` px, the Teeth mesh white and everything
+    else black, so the lips hide what they cover (the review sheets' mouth close-ups, tests/render)."""
+    from workbench.render.scene import Model, load_clip
+
+    posed = Model(glb, max_texture=size).posed(load_clip(glb), 0.0)
+    mask = mesh_mask(posed, cam, size, lambda name: name == "Teeth")
     teeth = np.concatenate([d.positions for d in posed.draws if d.mesh_name == "Teeth"])
     eye = np.linalg.inv(cam.view)[:3, 3]
     return mask, float(2000 * (eye[2] - teeth[:, 2].max()) * np.tan(np.radians(cam.fov_deg) / 2) / size)

@@ -18,18 +18,16 @@ avatars with a bob, main 594e2102 (the random heights) 0.439 (each avatar 0.370 
 kept as the bound a return to random layers crosses.
 """
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
-from helpers import UNLIT, random_settings
+from helpers import mesh_mask, random_settings
 
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.framing import frame
 from workbench.render.pictures import SUPERSAMPLE, _pivot, _posed, _turned
 from workbench.render.raster import draw
-from workbench.render.scene import Material, Model
+from workbench.render.scene import Model
 
 SIZE = 512
 BACKDROP = (236, 238, 242)
@@ -51,10 +49,7 @@ def from_behind(glb: bytes) -> tuple[np.ndarray, np.ndarray]:
     posed = _turned(posed, YAW, _pivot(posed))
     cam = frame(posed, "portrait")
     rgb = draw(posed, cam, SIZE, ss=SUPERSAMPLE, background=BACKDROP)[..., :3].astype(float)
-    draws = [replace(d, uv=None, material=Material(color=np.array([1, 1, 1, 1] if d.mesh_name.startswith("Hair") else
-                                                                  [0, 0, 0, 1], np.float32), specular=0.0,
-                                                   double_sided=d.material.double_sided)) for d in posed.draws]
-    hair = draw(replace(posed, draws=draws), cam, SIZE, lights=UNLIT)[..., 0] > 127
+    hair = mesh_mask(posed, cam, SIZE, lambda name: name.startswith("Hair"))
     return rgb, hair & (np.abs(rgb - BACKDROP).sum(-1) >= 12)
 
 

@@ -51,10 +51,15 @@ HEMS = {"back": (180.0, (250, 420), (110, 400), 25.0), "three-quarter": (35.0, (
 HEM_ROWS = 30
 
 
+def backdrop(rgb: np.ndarray) -> np.ndarray:
+    """The backdrop's pixels (within 12 levels of it over the three channels)."""
+    return np.abs(rgb - BACKDROP).sum(-1) < 12
+
+
 def hair(rgb: np.ndarray) -> np.ndarray:
     """Grey hair's pixels: low in chroma, not dark (the glasses), not the backdrop."""
     lum = rgb @ np.array([0.2126, 0.7152, 0.0722])
-    return (rgb.max(-1) - rgb.min(-1) < 22) & (lum > 70) & (np.abs(rgb - BACKDROP).sum(-1) >= 12)
+    return (rgb.max(-1) - rgb.min(-1) < 22) & (lum > 70) & ~backdrop(rgb)
 
 
 def block_edges(rgb: np.ndarray) -> float:
@@ -71,13 +76,12 @@ def hem_light(rgb: np.ndarray) -> float:
     """The 90th percentile over the columns of ``rgb`` (rows, columns, 3) of how much lighter the hem's last hair pixels
     are than the hair over them (see the module's text)."""
     lum = rgb @ np.array([0.2126, 0.7152, 0.0722])
-    mask = hair(rgb)
-    backdrop = np.abs(rgb - BACKDROP).sum(-1) < 12
+    mask, behind = hair(rgb), backdrop(rgb)
     out = []
     for j in range(rgb.shape[1]):
         rows = np.flatnonzero(mask[:, j])
         low = rows[-1] if len(rows) else 0
-        if low < HEM_ROWS or mask[low - HEM_ROWS:low + 1, j].mean() <= 0.5 or backdrop[low + 1:low + 3, j].any():
+        if low < HEM_ROWS or mask[low - HEM_ROWS:low + 1, j].mean() <= 0.5 or behind[low + 1:low + 3, j].any():
             continue
         above = mask[low - 24:low - 8, j]
         if above.any():
