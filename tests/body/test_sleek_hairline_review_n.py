@@ -25,7 +25,12 @@ BACKGROUND = (236, 238, 242)
 SIZE = 512
 HAIR_RED = 90           # red over green of the pink hair (the skin's 20 to 60)
 FADED = 0.15            # the hair's tint under which the forehead is skin
-MOST_HALO = 5.0         # pixels (main: 7 and 7)
+# Pixels, from the front and at three quarters (review N's main: 7 and 7). Since pass 59 the line over the forehead is
+# lower and rounded, with fine hairs at its edge (head.HAIRLINE, bald.SLEEK_HAIRS; blind review AP's "painted helmet
+# over a receding hairline"): 4 and 5 before, 5 and 7 now, the fade at three quarters the fine hairs over the temple's
+# lower corner, which a blind A/B preferred in six random avatars of six; from the front the bound still holds review
+# N's halo.
+MOST_HALO = {0.0: 5.0, 35.0: 7.0}
 
 
 @cache
@@ -61,4 +66,4 @@ def halo(yaw: float) -> tuple[float, int]:
 def test_sleek_hairline_leaves_no_halo_on_the_forehead(yaw):
     rows, columns = halo(yaw)
     assert columns > 100, columns
-    assert rows <= MOST_HALO, (yaw, rows)
+    assert rows <= MOST_HALO[yaw], (yaw, rows)

@@ -36,7 +36,7 @@ from ..skin import reference_body, skin_texture
 from ..texels import texel_map
 from .head import hairline, head_of, head_triangles, smoothstep
 from .scalp import FRONT, HELD, fronted
-from .texture import rgb
+from .texture import SLEEK, rgb
 
 # The stubble's share of the colour over the scalp (dark hair; less on light hair, by its lightness).
 STUBBLE = 0.9
@@ -68,13 +68,20 @@ RAGGED = 0.8
 # fill was (scalp.FRONT_FADE, 1.6) and ending 0.14 hairlines past it, they reached 0.3 hairlines below the cards' roots,
 # a band of sparse strokes of the hair's colour some 12 mm tall that blind review X read as a bald band under a cap
 # (#1's teal crop; tests/body/test_hairline_band_review_x.py: 13 rows of a 512 px portrait under the cards, now 2).
-HAIRS_FOR = HELD
+# Hair pulled back sleek (bun, ponytail; :data:`.texture.SLEEK`) has them too, shorter (SLEEK_HAIR_LONG) and rooted over
+# a narrower fade (SLEEK_HAIRS): its scalp layer fades over 0.06 hairlines (texture.SLEEK_FILL_END, review N's pink
+# halo), and without them its edge over the forehead was the hardest of every style (the hair's share falling from 0.9
+# to 0.1 over 3.0 to 3.4 rows of a 512 px portrait, the crop's 7 to 10): blind review AP's costliest defect, "a painted
+# helmet over a receding hairline" (tests/body/test_hair_hairline.py's fade, 0.12 to 0.34 before, 0.8 to 2.0 now).
+HAIRS_FOR = HELD + SLEEK
 HAIRS = (1.1, 0.9)
 HAIRS_FADE = 1.0
 HAIRS_SHARE = 0.37
 HAIRS_ROOT = 0.75
 HAIR_ROOTS = 0.3
 HAIR_LONG = (3, 6)
+SLEEK_HAIR_LONG = (2, 4)
+SLEEK_HAIRS = (1.03, 0.9)
 HAIR_LAST = 0.1
 # ...but under hair much lighter than the skin (sRGB luma, from none LIGHTER[0] over it to all LIGHTER[1] over it) a stroke is
 # the hair's own colour darkened to LIGHTER[2] times the skin's luma (the hair's hue and chroma, as a fine hair in the
@@ -206,17 +213,18 @@ def front_mask(gender: str, size: int, style: str) -> tuple[np.ndarray, np.ndarr
         _, az, pol, near = scalp_texels(gender, size)
         v = fronted(pol / hairline(style, az), az, HAIRS_FADE).reshape(size, size)
         near = near.reshape(size, size)
-        w = smoothstep(HAIRS[0], HAIRS[1], v) * smoothstep(FRONT[1], FRONT[0], np.abs(az)).reshape(size, size) * near
-        return strokes(w, v, near)
+        fade = SLEEK_HAIRS if style in SLEEK else HAIRS
+        w = smoothstep(fade[0], fade[1], v) * smoothstep(FRONT[1], FRONT[0], np.abs(az)).reshape(size, size) * near
+        return strokes(w, v, near, SLEEK_HAIR_LONG if style in SLEEK else HAIR_LONG)
 
     data = keep.kept(f"front-hairs-{gender}-{size}-{style}", make, {"at": (None,), "w": (None,)})
     return data["at"], data["w"]
 
 
-def strokes(w: np.ndarray, v: np.ndarray, near: np.ndarray) -> dict[str, np.ndarray]:
+def strokes(w: np.ndarray, v: np.ndarray, near: np.ndarray, long: tuple[int, int] = HAIR_LONG) -> dict[str, np.ndarray]:
     """The fine hairs' texels and weights (``{"at": flat indices, "w": 0..255}``) on a texture where the hairline's
     fade is ``w`` (1 under the hair, 0 past its fade) and ``v`` its hairlines from the crown, over the texels ``near``
-    the head: single strokes a texel wide and :data:`HAIR_LONG` long, running down the way ``v`` grows (combed down
+    the head: single strokes a texel wide and ``long`` (shortest, longest) texels long, running down the way ``v`` grows (combed down
     the forehead as the cards' roots are), rooted more thinly as the fade goes (:data:`HAIR_ROOTS` of the texels where
     it is full), each fainter towards its tip and the fainter the further down it grows (its colour nearer the skin's):
     at a preview's size they read as a hairline thinning out, not as dots.
@@ -239,18 +247,18 @@ def strokes(w: np.ndarray, v: np.ndarray, near: np.ndarray) -> dict[str, np.ndar
     # (A little combed across, as the cards' roots lie, not ruled straight down.)
     turn = rng.normal(0.0, 0.25, len(roots))
     dy, dx = dy * np.cos(turn) - dx * np.sin(turn), dy * np.sin(turn) + dx * np.cos(turn)
-    long = rng.integers(HAIR_LONG[0], HAIR_LONG[1] + 1, len(roots))
+    lengths = rng.integers(long[0], long[1] + 1, len(roots))
     # A hair's root: the darker the fuller the fade (nearer the skin further down); its tip a third of that.
     root = HAIRS_SHARE * (HAIR_LAST + (1 - HAIR_LAST) * w[ry, rx])
     out = np.zeros(n * n)
-    for k in range(HAIR_LONG[1]):
-        on = k < long
+    for k in range(long[1]):
+        on = k < lengths
         y = np.rint(ry[on] + dy[on] * k).astype(np.int64)
         x = np.rint(rx[on] + dx[on] * k).astype(np.int64)
         inside = (y >= 0) & (y < n) & (x >= 0) & (x < n)
         at = y[inside] * n + x[inside]
         keep_on = near.reshape(-1)[at]
-        np.maximum.at(out, at[keep_on], (root[on] * (1 - 0.65 * k / np.maximum(long[on] - 1, 1)))[inside][keep_on])
+        np.maximum.at(out, at[keep_on], (root[on] * (1 - 0.65 * k / np.maximum(lengths[on] - 1, 1)))[inside][keep_on])
     at = np.flatnonzero(out > 1 / 255).astype(np.int32)
     return {"at": at, "w": np.round(out[at] * 255).astype(np.uint8)}
 

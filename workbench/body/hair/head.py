@@ -53,6 +53,13 @@ CLOTH_ROOM = 0.004
 # root to ROOTLINE as before (rooted down there, the cards combed back from the temple stood out of the outline over the
 # ear, test_sleek_temples_review_n's 10.5 px). Lower at 50 degrees, or 68 and more at 62, the front portrait's temples at
 # LOD 1 lost their fade (test_hair_hairline).)
+# (Over the forehead, 0 to 50 degrees from the face, hair pulled back runs 2 to 6 degrees lower than the crop's, a
+# rounded line without its receding corners, the cards rooted down to it too (ROOTLINE): at the crop's line, 43 degrees
+# from the crown at 36 from the face against 48 at the middle, blind review AP read "a painted helmet over a receding
+# hairline" on every bun and ponytail; a blind A/B of six random ones preferred the line lower and rounded with its
+# fine hairs (bald.SLEEK_HAIRS) in all six. Lower still, 53 to 57 degrees: with the cards rooted there, 13 past
+# reviews' bounds failed (review H's caps, AB's grain among them); the layer alone there, the band between the cards'
+# roots and it read as slabs, test_sleek_strands_review_m.)
 # (The bob's forehead and temples 7 to 10 degrees lower, not receding: at the crop's line, its cards swept aside along
 # it, it drew a "helmet hairline ... bare temples ... a huge bald forehead", blind review AA's costliest defect, #4 and
 # #6 54.5 and 71.9 mm over the brows; tests/body/test_bob_hairline_review_aa.py. Its sides from the sideburn back are
@@ -62,9 +69,9 @@ HAIRLINE = {
     "short": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 102, 117, 123, 126], float),
     "buzz": np.array([52, 51, 50, 49, 51, 58, 78, 92, 86, 76, 80, 104, 124, 134, 136, 136], float),
     "curly": np.array([46, 45, 44, 44, 58, 74, 90, 98, 96, 88, 86, 90, 100, 112, 116, 117], float),
-    "bun": np.array([48, 47, 45, 43, 46, 66, 94, 102, 98, 86, 74, 84, 102, 117, 123, 126], float),
+    "bun": np.array([51, 50, 48, 48, 52, 66, 94, 102, 98, 86, 74, 84, 102, 117, 123, 126], float),
     "long": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 116, 117], float),
-    "ponytail": np.array([48, 47, 45, 43, 46, 66, 94, 102, 98, 86, 74, 84, 102, 117, 123, 126], float),
+    "ponytail": np.array([51, 50, 48, 48, 52, 66, 94, 102, 98, 86, 74, 84, 102, 117, 123, 126], float),
     "bob": np.array([55, 54, 53, 53, 57, 65, 78, 90, 84, 74, 74, 84, 100, 112, 116, 117], float),
 }
 
@@ -74,7 +81,7 @@ HAIRLINE = {
 # the hairline, a centimetre over the ear's rim, it left a notch of background between itself and the ear, a white
 # sliver above each ear in front views. (The scalp layer keeps the hairline: brought down to the ear, its
 # fading band lay over the ear's rim, and shone white in a browser's room light.)
-ROOTLINE = {"bun": np.array([48, 47, 45, 43, 46, 56, 78, 90, 86, 86, 86, 86, 102, 117, 123, 126], float)}
+ROOTLINE = {"bun": np.array([51, 50, 48, 48, 52, 56, 78, 90, 86, 86, 86, 86, 102, 117, 123, 126], float)}
 ROOTLINE["ponytail"] = ROOTLINE["bun"]
 # Curly hair's clumps root where they did before its hairline came down over the temples and round the ears (blind
 # review Q: "bare temples ... near the ears thin and sparse"); the band between is the temples' own falling curls
