@@ -81,7 +81,7 @@ HAIRS_ROOT = 0.75
 HAIR_ROOTS = 0.3
 HAIR_LONG = (3, 6)
 SLEEK_HAIR_LONG = (2, 4)
-SLEEK_HAIRS = (1.03, 0.9)
+SLEEK_HAIRS = (1.05, 0.9)
 HAIR_LAST = 0.1
 # ...but under hair much lighter than the skin (sRGB luma, from none LIGHTER[0] over it to all LIGHTER[1] over it) a stroke is
 # the hair's own colour darkened to LIGHTER[2] times the skin's luma (the hair's hue and chroma, as a fine hair in the
