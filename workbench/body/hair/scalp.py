@@ -57,7 +57,7 @@ UNDER = (0.0002, 1.02)
 # head's outline, the backdrop showing in it, and the cards either side of it stood over it as dark flakes (blind
 # review L's "light gap at the crown", #4's long red hair). (5 mm over a band 0.05 to 0.16 wide, the layer stood as a
 # fin: a peak in the head's outline seen from behind; 3.5 mm left 4 pixels of the notch in the front portrait.)
-PART_LIFT = {"long": 0.004}
+PART_LIFT = {"long": 0.004, "bob": 0.004}
 # A style's volume at the crown: metres the layer, and the cards over it (styles), stand higher over the top of the
 # head, full within CROWN_POLAR[0] degrees of the top, none past CROWN_POLAR[1] (:func:`dome`). (Long hair lay 4 mm
 # over the skull there, 9 at most: a thin cap, blind review M. Reaching 75 degrees down, it lifted the sides too, and
@@ -83,6 +83,9 @@ CROWN_POLAR = (12.0, 50.0)
 LOFT = {"bob": (0.015, 70.0, 105.0, (0.15, 0.45), (25.0, 45.0), 1.15, 0.7, 0.95)}
 PART_WIDTH = (0.08, 0.3)
 PART_REACH = (0.45, 0.7)
+# ...the bob's only in front of the crown (the forward share of the direction from the skull's centre: none at the
+# first, full from the second): see PART_LIFT.
+PART_AHEAD = {"bob": (-0.1, 0.15)}
 # Over the forehead (azimuths, degrees from the face: all of it within the first, none past the second) the layer's
 # hairline is shaped and its fade drawn out over the skin: lower by FRONT_PEAK[0] hairlines at the middle (a soft
 # widow's peak, FRONT_PEAK[1] degrees wide), higher by FRONT_TEMPLE[0] at FRONT_TEMPLE[1] degrees (the temples receding,
@@ -160,7 +163,7 @@ def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
         a = azimuth[source]
         lift = lift + SLEEK_TEMPLE_LIFT * np.clip((hairline(style, a) - rootline(style, a)) / 10.0, 0.0, 1.0)
     if style in PART_LIFT:
-        lift = lift + PART_LIFT[style] * parting(pos - head.centre, vv)
+        lift = lift + PART_LIFT[style] * parting(pos - head.centre, vv, PART_AHEAD.get(style))
     lift = lift + dome(style, polar[source])
     if style in LOFT:
         share, v0, v1 = LOFT[style][5:]
@@ -242,16 +245,20 @@ def loft(style: str, d: np.ndarray) -> np.ndarray:
     return top * smoothstep(none, full, pol) * (1 - smoothstep(*facing, d[:, 2]) * smoothstep(*brow, pol))
 
 
-def parting(rel: np.ndarray, v: np.ndarray) -> np.ndarray:
+def parting(rel: np.ndarray, v: np.ndarray, ahead: tuple[float, float] | None = None) -> np.ndarray:
     """How much (0 to 1) of :data:`PART_LIFT` the layer takes at points ``rel`` (N, 3) from the skull's centre, ``v``
     (N,) hairlines from the crown: along the top of the head's middle, where a centre parting
-    runs (:data:`PART_WIDTH` either side of it, :data:`PART_REACH` from the crown).
+    runs (:data:`PART_WIDTH` either side of it, :data:`PART_REACH` from the crown); with ``ahead`` (:data:`PART_AHEAD`),
+    only in front of the crown.
 
     >>> parting(np.array([[0.0, 0.1, 0.0], [0.05, 0.05, 0.0], [0.0, 0.1, 0.0]]), np.array([0.2, 0.2, 0.9])).tolist()
     [1.0, 0.0, 0.0]
+    >>> parting(np.array([[0.0, 0.1, 0.05], [0.0, 0.1, -0.05]]), np.array([0.2, 0.2]), (-0.1, 0.15)).tolist()
+    [1.0, 0.0]
     """
     d = rel / np.maximum(np.linalg.norm(rel, axis=1, keepdims=True), 1e-12)
-    return smoothstep(PART_WIDTH[1], PART_WIDTH[0], np.abs(d[:, 0])) * smoothstep(PART_REACH[1], PART_REACH[0], v)
+    share = smoothstep(PART_WIDTH[1], PART_WIDTH[0], np.abs(d[:, 0])) * smoothstep(PART_REACH[1], PART_REACH[0], v)
+    return share if ahead is None else share * smoothstep(ahead[0], ahead[1], d[:, 2])
 
 
 def split(p: Piece, v_from: float | None = None) -> tuple[Piece, Piece]:
