@@ -41,6 +41,10 @@ CROWN = 0.5
 LEAST_TAIL_LIGHT = 0.58
 LEAST_BUN = 0.8
 LEAST_SCALP_SHADOW = 0.12
+# The stubble's shadow's spread texel to texel, against its mean: a flat cap's is 0. (0.25 until pass 59, main's 0.27;
+# its dots over a shadow between them since (bald.BETWEEN 0.7, blind review AQ's "patchy stipple, close to scabs"),
+# 0.17.)
+LEAST_STUBBLE_SPREAD = 0.12
 
 
 def _raw(k: int, style: str, color: str | None = None) -> dict:
@@ -137,7 +141,7 @@ def test_a_bald_scalp_shows_a_shaved_heads_stubble(gender):
     assert darker >= LEAST_SCALP_SHADOW, darker
     # Broken into stubble dots, not a flat cap: the shadow varies texel to texel.
     shadow = (skin[scalp] - bald[scalp]) @ lum
-    assert shadow.std() > 0.25 * shadow.mean(), (shadow.std(), shadow.mean())
+    assert shadow.std() > LEAST_STUBBLE_SPREAD * shadow.mean(), (shadow.std(), shadow.mean())
     # Nothing but the scalp changes: the face, hands and body are the skin's own.
     rest = np.setdiff1d(np.arange(len(skin)), at)
     assert (bald[rest] == skin[rest]).all()

@@ -38,8 +38,9 @@ from .head import hairline, head_of, head_triangles, smoothstep
 from .scalp import FRONT, HELD, fronted
 from .texture import SLEEK, rgb
 
-# The stubble's share of the colour over the scalp (dark hair; less on light hair, by its lightness).
-STUBBLE = 0.9
+# The stubble's share of the colour over the scalp (dark hair; less on light hair, by its lightness). (0.9 with the
+# dots over BETWEEN 0.55: see BETWEEN.)
+STUBBLE = 0.78
 # How much less on the lightest hair (its largest channel 1), and the stubble's own colour at full strength: so much of
 # the skin's level and of the hair's.
 LIGHT_HAIR = 0.5
@@ -48,12 +49,18 @@ UNDER = (0.22, 0.65)      # (0.3 of the skin's level: with the colour in the ski
 # hairs' dark roots in the skin, not a dyed colour (blind review R, #11, teal hair #005A52 on skin #987049: at the
 # hair's colour half greyed, "an opaque olive skullcap ... in a colour unrelated to the brows").
 GREY = 0.9
-# Stubble dots per metre (a millimetre and a half apart) and the share of the shadow between them.
+# Stubble dots per metre (a millimetre and a half apart) and the share of the shadow between them. (At 0.55, with
+# STUBBLE 0.9, the same mean shadow, each dot stood out on the bare skin: blind review AQ's shaved head "a patchy
+# stipple, close to scabs"; a blind A/B of five random shaved heads preferred the dots over a shadow between them in
+# the three pairs where it saw a difference on light and mid skin, the old one "barely" on a deep skin where either is
+# faint: tests/body/test_hair_caps_review_h.py's texel-to-texel spread of the shadow 0.27 -> 0.17 of its mean.)
 DOTS = 650.0
-BETWEEN = 0.55
+BETWEEN = 0.7
 # Where the shadow fades (in hairlines from the crown): from none a little past the hairline to full a fifth inside it
-# (over 1.04 to 0.9 it was a helmet's rim), its edge broken by the dots (RAGGED).
-FADE = (1.12, 0.8)
+# (over 1.04 to 0.9 it was a helmet's rim), its edge broken by the dots (RAGGED). (From 1.12 until the dots stood over a
+# shadow between them, BETWEEN: that edge, less broken, faded over 33 rows of test_bald_review_r's three quarters
+# against its 37; from 1.15, 40, main's 41.)
+FADE = (1.15, 0.8)
 RAGGED = 0.8
 # Short hair and a bob (:data:`HAIRS_FOR`): over the forehead, where the scalp layer is held back under the
 # cards' roots (:data:`.scalp.FRONT_HOLD`), the hairline's fade is fine hairs on the skin (:func:`strokes`), thinning
