@@ -14,14 +14,12 @@ top. Over the review's first six avatars with a bob, main (`31d28807`) at 35 deg
 degrees 95 in all; now 0 to 2 each and 18 in all.
 """
 
-from functools import cache
-
 import numpy as np
 import pytest
+from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
 from helpers import random_settings
 from scipy import ndimage
 
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render import render
 
@@ -43,7 +41,6 @@ def bobs() -> list[dict]:
     return [normalize_avatar_settings(dict(s, hair=dict(s["hair"], style="bob"), glasses="none")) for s in REVIEW[:6]]
 
 
-@cache
 def model(index: int) -> bytes:
     return build_avatar(bobs()[index], ModelOptions(lod=0, animations=("idle",)))
 

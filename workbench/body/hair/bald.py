@@ -220,9 +220,9 @@ def front_mask(gender: str, size: int, style: str) -> tuple[np.ndarray, np.ndarr
         _, az, pol, near = scalp_texels(gender, size)
         v = fronted(pol / hairline(style, az), az, HAIRS_FADE).reshape(size, size)
         near = near.reshape(size, size)
-        fade = SLEEK_HAIRS if style in SLEEK else HAIRS
+        fade, long = (SLEEK_HAIRS, SLEEK_HAIR_LONG) if style in SLEEK else (HAIRS, HAIR_LONG)
         w = smoothstep(fade[0], fade[1], v) * smoothstep(FRONT[1], FRONT[0], np.abs(az)).reshape(size, size) * near
-        return strokes(w, v, near, SLEEK_HAIR_LONG if style in SLEEK else HAIR_LONG)
+        return strokes(w, v, near, long)
 
     data = keep.kept(f"front-hairs-{gender}-{size}-{style}", make, {"at": (None,), "w": (None,)})
     return data["at"], data["w"]

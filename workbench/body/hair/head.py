@@ -65,15 +65,17 @@ CLOTH_ROOM = 0.004
 # #6 54.5 and 71.9 mm over the brows; tests/body/test_bob_hairline_review_aa.py. Its sides from the sideburn back are
 # the crop's: lower there, the flaps hung further from the jaw, test_bob_review_n.)
 HAIRLINE_AT = np.array([0, 10, 22, 36, 50, 62, 72, 80, 86, 94, 104, 114, 126, 150, 165, 180], float)
+# Hair pulled back over the forehead (the first five azimuths): its line and its cards' roots (ROOTLINE) alike.
+SLEEK_FRONT = [51, 50, 48, 48, 52]
 HAIRLINE = {
     "short": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 102, 117, 123, 126], float),
     "buzz": np.array([52, 51, 50, 49, 51, 58, 78, 92, 86, 76, 80, 104, 124, 134, 136, 136], float),
     "curly": np.array([46, 45, 44, 44, 58, 74, 90, 98, 96, 88, 86, 90, 100, 112, 116, 117], float),
-    "bun": np.array([51, 50, 48, 48, 52, 66, 94, 102, 98, 86, 74, 84, 102, 117, 123, 126], float),
+    "bun": np.array([*SLEEK_FRONT, 66, 94, 102, 98, 86, 74, 84, 102, 117, 123, 126], float),
     "long": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 116, 117], float),
-    "ponytail": np.array([51, 50, 48, 48, 52, 66, 94, 102, 98, 86, 74, 84, 102, 117, 123, 126], float),
     "bob": np.array([55, 54, 53, 53, 57, 65, 78, 90, 84, 74, 74, 84, 100, 112, 116, 117], float),
 }
+HAIRLINE["ponytail"] = HAIRLINE["bun"]
 
 
 # Where a style's cards root, where not at its hairline (at these azimuths, in the same degrees): hair pulled back
@@ -81,7 +83,7 @@ HAIRLINE = {
 # the hairline, a centimetre over the ear's rim, it left a notch of background between itself and the ear, a white
 # sliver above each ear in front views. (The scalp layer keeps the hairline: brought down to the ear, its
 # fading band lay over the ear's rim, and shone white in a browser's room light.)
-ROOTLINE = {"bun": np.array([51, 50, 48, 48, 52, 56, 78, 90, 86, 86, 86, 86, 102, 117, 123, 126], float)}
+ROOTLINE = {"bun": np.array([*SLEEK_FRONT, 56, 78, 90, 86, 86, 86, 86, 102, 117, 123, 126], float)}
 ROOTLINE["ponytail"] = ROOTLINE["bun"]
 # Curly hair's clumps root where they did before its hairline came down over the temples and round the ears (blind
 # review Q: "bare temples ... near the ears thin and sparse"); the band between is the temples' own falling curls
