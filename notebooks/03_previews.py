@@ -96,10 +96,11 @@ grid([[client.avatars.preview(cast_ids[k], size=160, camera=cam, background=(236
 # ## Stances: the `pose` setting
 #
 # The stance a preview shows, which the model also carries as its first animation (contract section 4), fitted to
-# each body and its clothes. The same avatar in each:
+# each body and its clothes. The same avatar in each (`hands_behind_back` from the front shows its elbows, its hands
+# are at the small of the back):
 
 # %% tags=["image-check", "op:avatars.register", "op:avatars.preview"]
-poses = ("relaxed", "hand_on_hip", "hands_on_hips", "hands_clasped", "wave")
+poses = ("relaxed", "hand_on_hip", "hands_on_hips", "hands_clasped", "wave", "hands_behind_back")
 stance_ids = {p: client.avatars.register({**cast["average"], "pose": p}).model_id for p in poses}
 grid([[client.avatars.preview(stance_ids[p], size=160, camera="full", background=(236, 240, 241)).image for p in poses]],
      col_labels=list(poses))

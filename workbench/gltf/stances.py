@@ -11,11 +11,15 @@ level (:func:`_face_forward`):
 - ``hands_clasped``: the contrapposto kept, the left hand resting on the belly, the right laid over it
   (:func:`~workbench.gltf.clasp.rest_clasped`);
 - ``wave`` (blind review AL: "repetitive stiff poses"): the contrapposto kept, the right hand raised open beside the
-  head as the ``wave`` clip holds it between two swings (:data:`WAVE_AT`), the other arm hanging as ``hand_on_hip``'s.
+  head as the ``wave`` clip holds it between two swings (:data:`WAVE_AT`), the other arm hanging as ``hand_on_hip``'s;
+- ``hands_behind_back`` (blind review AR: "stiff repeated poses", four of twelve hands on hips): the contrapposto
+  kept, the arms bent behind, the hands hanging one over the other at the small of the back ("at ease"; seen from
+  the front, the elbows at the sides and no hands; :func:`_behind_back`).
 
 Why these: they are the stances avatar products and product photos use most after the relaxed one (Ready Player
 Me's render API: relaxed, power stance, standing), they read differently at a glance (the silhouette's elbows),
-and each keeps the arms on the outside of the body's silhouette where a garment of any cut stays clear of them.
+and each keeps the arms on the outside of the body's silhouette where a garment of any cut stays clear of them
+(``hands_behind_back``'s forearms lie behind the back, solved clear of it per body as the clasped hands' are in front).
 Arms folded across the chest were left out: the forearms would lie on the chest through a hoodie's fleece or a
 tee's jersey depending on the cut, which a held frame written once per gender cannot follow.
 
@@ -94,6 +98,23 @@ SOLVE_FOREARM = np.arange(-125.0, -39.0, 1.0)
 # The power stance: each leg this much further out than the idle's (which comes in 3.5 degrees from the base
 # mesh's wide stance), the chest lifted (degrees); the head level over it (:func:`_face_forward`).
 POWER_LEG, POWER_CHEST = 1.5, 3.0
+# Hands behind the back ("at ease"): each upper arm turned in (its ``y``, written for the left side) so the elbow's bend
+# carries the forearm across the back, the wrist bent down so the hands hang one over the other (degrees). Per body,
+# each wrist goes BEHIND_AT[0] hip heights out from the middle, BEHIND_UP over the Hips joint, BEHIND_AT[1] metres
+# behind the rearmost of the body and clothes within BEHIND_BAND metres of that height and of the middle (the small
+# of the back): the elbow's bend tried at each of BEHIND_BEND, the arm's swing back and down and the forearm's turn
+# solved on their grids, the forearm's bone its flesh's or sleeve's reach and BEHIND_MARGIN clear of the trunk (a
+# margin under the others' FOREARM_MARGIN: forearms lie against the back; with none, the elbow's outside came 4 to 13
+# mm into the top's side, tests/body/test_stances.py). The least miss that keeps clear wins: the hands' middles 4 to 8
+# cm behind the back, their own thickness and one over the other (tests/body/test_behind_back_stance.py). Without the
+# turn in, the forearms pointed straight back and the hands stood out 12 cm behind the back, seen from the side; aimed
+# behind the rearmost of the buttocks, 8 to 12 cm.
+BEHIND_ARM = {"Arm": (25.0, -70.0, -75.0), "ForeArm": (0.0, -70.0, 0.0), "Hand": (0.0, 0.0, 60.0)}
+BEHIND_UP, BEHIND_AT, BEHIND_BAND, BEHIND_MARGIN = 0.1, (0.05, 0.02), 0.02, 0.01
+BEHIND_BEND = np.arange(60.0, 121.0, 10.0)
+BEHIND_ARM_X = np.arange(0.0, 61.0, 3.0)
+BEHIND_ARM_Z = np.arange(-120.0, -59.0, 3.0)
+BEHIND_FOREARM_Z = np.arange(-60.0, 61.0, 3.0)
 # The wave: the library's clip (``clips._wave``) at this time (seconds), the arm fully raised, the hand upright.
 WAVE_AT = 0.85
 
@@ -188,6 +209,8 @@ def fitted_stance(name: str, rig: Skeleton, pieces, shells: dict[str, int] | Non
             _hang(p, "Left", rig, pieces, shells)
     elif name == "wave":
         _hang(p, "Left", rig, pieces, shells)
+    elif name == "hands_behind_back":
+        _behind_back(p, rig, pts, trunk, clear - FOREARM_MARGIN + BEHIND_MARGIN)
     elif name == "hands_clasped":
         band = pts[(pts[:, 1] > y0 + (CLASP_UP - CLASP_SPAN) * h) & (pts[:, 1] < y0 + (CLASP_UP + CLASP_SPAN) * h)
                    & (np.abs(pts[:, 0]) < 0.12 * h)]
@@ -199,6 +222,25 @@ def fitted_stance(name: str, rig: Skeleton, pieces, shells: dict[str, int] | Non
         solve("Left", np.array([CLASP_AT[0] * h, CLASP_UP * h, front + CLASP_AT[1]]))
         rest_clasped(p, rig, pieces, shells, solve, _open_hand)
     return _clip(p)
+
+
+def _behind_back(p: Pose, rig: Skeleton, pts: np.ndarray, trunk: cKDTree, clear: float) -> None:
+    """Both wrists behind the small of the back (:data:`BEHIND_AT`), each arm's elbow bent as far as
+    (:data:`BEHIND_BEND`) brings its wrist nearest while its forearm keeps ``clear`` of ``trunk`` (see
+    :func:`_solve`; ``pts`` the trunk's points at rest, world)."""
+    h, y0 = rig.hip_height, rig.world[0, 1]
+    band = pts[(np.abs(pts[:, 1] - y0 - BEHIND_UP * h) < BEHIND_BAND) & (np.abs(pts[:, 0]) < 3 * BEHIND_BAND)]
+    back = float(np.min(band[:, 2])) - rig.world[0, 2]
+    for side, s in (("Left", 1.0), ("Right", -1.0)):
+        target = np.array([s * BEHIND_AT[0] * h, BEHIND_UP * h, back - BEHIND_AT[1]])
+        tried = []
+        for bend in BEHIND_BEND:
+            p.angles[side + "ForeArm"][:, 1] = -s * bend
+            err, gap = _solve(p, side, rig, target, trunk, clear, BEHIND_ARM_X, BEHIND_ARM_Z, BEHIND_FOREARM_Z)
+            tried.append((gap < 0, err, float(bend), {j: p.angles[side + j].copy() for j in ("Arm", "ForeArm")}))
+        best = min(tried, key=lambda t: t[:3])
+        for j, angles in best[3].items():
+            p.angles[side + j] = angles
 
 
 def outsides(outfit: dict, pieces) -> dict[str, int]:
@@ -270,11 +312,12 @@ def _forearm_radius(rig: Skeleton, pieces) -> float:
 
 
 def _solve(p: Pose, side: str, rig: Skeleton, target: np.ndarray, trunk: cKDTree, clear: float, arm_x, arm_z,
-           fore_z) -> None:
+           fore_z) -> tuple[float, float]:
     """Set ``side``'s ``Arm`` x and z and ``ForeArm`` z (written for the left side, from the grids given) to
     those that bring its wrist nearest ``target`` (in the Hips' frame from the Hips joint; NaN: any) with the
     forearm's bone ``clear`` or more from every point of ``trunk`` (the trunk at rest, from the Hips joint: it
-    turns with the Hips) and the hand's :data:`HAND_CLEAR`, else those that keep them furthest off."""
+    turns with the Hips) and the hand's :data:`HAND_CLEAR`, else those that keep them furthest off. Returns the
+    wrist's miss (metres) and the least clearance's margin (negative: not clear)."""
     s = 1.0 if side == "Left" else -1.0
     chain = _chain_to(p, rig, side + "Arm")
     hips_r, hips_p = chain["Hips"]
@@ -310,6 +353,7 @@ def _solve(p: Pose, side: str, rig: Skeleton, target: np.ndarray, trunk: cKDTree
     p.angles[side + "Arm"][:, 0] = X[i]
     p.angles[side + "Arm"][:, 2] = s * A[i]
     p.angles[side + "ForeArm"][:, 2] = s * F[i]
+    return float(err[best]), best_gap
 
 
 def _chain_to(p: Pose, rig: Skeleton, joint: str) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -355,6 +399,10 @@ def _pose(name: str, gender: str) -> Pose:
                 _set(p, side, joint, angles)
     elif name == "wave":
         _wave(p, np.full(p.f, WAVE_AT), gender == "feminine")
+    elif name == "hands_behind_back":
+        for side in ("Left", "Right"):
+            for joint, angles in BEHIND_ARM.items():
+                _set(p, side, joint, angles)
     if name != "relaxed":
         _face_forward(p)
     return p

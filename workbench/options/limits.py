@@ -13,7 +13,7 @@ TOP_STYLES = ("tee", "longsleeve", "hoodie")
 BOTTOM_STYLES = ("trousers", "shorts", "skirt")
 SHOE_STYLES = ("sneakers", "boots")
 # The stance a preview shows (contract section 4): the first the relaxed idle stance every avatar had before.
-POSES = ("relaxed", "hand_on_hip", "hands_on_hips", "hands_clasped", "wave")
+POSES = ("relaxed", "hand_on_hip", "hands_on_hips", "hands_clasped", "wave", "hands_behind_back")
 # The face shape controls (contract section 4): each from -1 to 1, 0 the neutral face of the body. (The head's own
 # shape, added for blind review S's "one base head", then the eyes' placement and the nose's bridge, review V's "eye spacing and tilt" and
 # "nose bridge", last:

@@ -9,6 +9,7 @@ turntable, a pose from a clip, a clip's frames, a grid.
 from __future__ import annotations
 
 import io
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import replace
@@ -26,6 +27,7 @@ from .scene import Clip, Model, Posed, load_clip
 # 2x supersampling: measured against 3x and 1x in raster's notes.
 SUPERSAMPLE = 2
 GRID_LABEL_PX = 16
+LINE_STEP = GRID_LABEL_PX + 4    # a wrapped column label's lines apart (pixels)
 
 
 def _turned(posed: Posed, yaw_deg: float, pivot: np.ndarray, elevation_deg: float = 0.0) -> Posed:
@@ -338,19 +340,33 @@ def grid(images: list[list[Image.Image]], row_labels=None, col_labels=None) -> I
         b = probe.textbbox((0, 0), str(t), font=font)
         return b[2] - b[0], b[3] - b[1]
 
+    def wrapped(t) -> list[str]:
+        """A column's label in lines that fit its column, broken after an underscore or a space (a label as long as
+        ``hands_behind_back`` under a 160 px preview ran into the next one's)."""
+        lines = [""]
+        for word in re.split(r"(?<=[_ ])", str(t)):
+            if lines[-1] and text_size(lines[-1] + word)[0] > cw - 4:
+                lines.append("")
+            lines[-1] += word
+        return lines
+
+    def label_height(lines: list[str]) -> int:
+        return (len(lines) - 1) * LINE_STEP + text_size(lines[-1])[1]
+
     pad = 6
+    col_lines = [wrapped(t) for t in col_labels] if col_labels else []
     left = max((text_size(t)[0] for t in row_labels), default=0) + 2 * pad if row_labels else 0
-    top = max((text_size(t)[1] for t in col_labels), default=0) + 2 * pad if col_labels else 0
+    top = max((label_height(lines) for lines in col_lines), default=0) + 2 * pad if col_labels else 0
     out = Image.new("RGBA", (left + ncols * cw, top + len(rows) * rh), (255, 255, 255, 255))
     d = ImageDraw.Draw(out)
     for r, row in enumerate(rows):
         for c, im in enumerate(row):
             tile = im.convert("RGBA")
             out.alpha_composite(tile, (left + c * cw + (cw - tile.width) // 2, top + r * rh + (rh - tile.height) // 2))
-    if col_labels:
-        for c, t in enumerate(col_labels[:ncols]):
-            w, _ = text_size(t)
-            d.text((left + c * cw + (cw - w) // 2, pad), str(t), fill=(0, 0, 0, 255), font=font)
+    for c, lines in enumerate(col_lines[:ncols]):
+        for k, line in enumerate(lines):
+            w, _ = text_size(line)
+            d.text((left + c * cw + (cw - w) // 2, pad + k * LINE_STEP), line, fill=(0, 0, 0, 255), font=font)
     if row_labels:
         for r, t in enumerate(row_labels[: len(rows)]):
             _, h = text_size(t)
