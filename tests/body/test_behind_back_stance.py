@@ -6,9 +6,10 @@ Measured on the GLB as a viewer poses it (its first animation, ``pose``, at 0 s,
 reads it; that file holds the forearms clear of the trunk and the skin inside the clothes on every cut). A hand is
 the skin's vertices that lie past its wrist along the arm in the T-pose; the back is the rearmost of the trunk's skin
 and clothes (below the armpits, between the shoulders) within :data:`BAND` of the hands' height and the middle. On
-this file's bodies, when written, the hands' middles stood 4.0 to 8.0 cm behind the back (the hand's own thickness and
-the outer hand over the inner in it), 0.5 to 6.3 cm from the middle, 1.1 to 9.9 cm over the Hips joint; every hand's
-foremost point 27.8 cm or more behind the trunk's foremost (no hand seen from the front).
+this file's bodies, when written, the hands' middles stood 4.6 to 8.2 cm behind the back (the hand's own thickness and
+the outer hand over the inner in it), 0.8 to 6.3 cm from the middle, 4.3 cm under to 11.8 cm over the Hips joint (the
+two hands of a body within 2.0 cm of each other's height; 14.6 cm apart on one when each arm's elbow was bent on its
+own); every hand's foremost point 29.1 cm or more behind the trunk's foremost (no hand seen from the front).
 """
 
 from __future__ import annotations
@@ -17,31 +18,28 @@ from functools import cache
 
 import numpy as np
 import pytest
-from built import built_rest as built  # one build per run, no face shapes (tests/built.py)
-from test_clothes_in_clips import BUILDS
+from test_stances import CASES as STANCE_CASES
+from test_stances import model
 
-from workbench.options import BOTTOM_STYLES, TOP_STYLES, ModelOptions, normalize_avatar_settings
 from workbench.render.pictures import preview_pose
-from workbench.render.scene import Model
 
 BAND = 0.03
 #: Each hand's middle: behind the back by at most BEHIND (metres; a hand further off floats, seen from the side: the
 #: first solve's hands, aimed at the rearmost of the buttocks, stood 8 to 12 cm off), and not in it; within MIDDLE of
-#: the body's middle (where the hands meet); between the Hips joint and UP over it (the small of the back, not the
-#: shoulder blades); each hand's foremost point FRONT or more behind the trunk's foremost.
-BEHIND, MIDDLE, UP, FRONT = 0.09, 0.08, 0.15, 0.2
-#: Every top and bottom, each on a build of its own in turn.
-CASES = [(top, bottom, *BUILDS[(i + j) % len(BUILDS)]) for i, top in enumerate(TOP_STYLES)
-         for j, bottom in enumerate(BOTTOM_STYLES)]
+#: the body's middle (where the hands meet); from DOWN under the Hips joint to UP over it (the small of the back, not
+#: the shoulder blades), the two within LEVEL of each other (one over the other); each hand's foremost point FRONT or
+#: more behind the trunk's foremost.
+BEHIND, MIDDLE, DOWN, UP, LEVEL, FRONT = 0.09, 0.08, 0.06, 0.15, 0.04, 0.2
+#: Every top and bottom, each on a build of its own in turn: tests/body/test_stances.py's cases of the stance, whose
+#: avatars are built once for both files (tests/built.py).
+CASES = [c[1:] for c in STANCE_CASES if c[0] == "hands_behind_back"]
 
 
 @cache
 def measured(top: str, bottom: str, gender: str, shape: str) -> dict[str, list[float]]:
     """Per hand (left, right): its middle's depth behind the back, its distance from the body's middle and its height
     over the Hips joint (metres), and how far its foremost point lies behind the trunk's foremost."""
-    settings = normalize_avatar_settings({"gender": gender, "bodyShape": shape, "pose": "hands_behind_back",
-                                          "hair": {"style": "none"}, "outfit": {"topStyle": top, "bottomStyle": bottom}})
-    m = Model(built(settings, ModelOptions()))
+    m = model("hands_behind_back", top, bottom, gender, shape)
     rest = m.posed()
     posed = m.posed(*preview_pose(m))
     r = {d.mesh_name: d for d in rest.draws}
@@ -74,5 +72,6 @@ def test_the_hands_rest_behind_the_small_of_the_back(top, bottom, gender, shape)
     got = measured(top, bottom, gender, shape)
     assert all(0.0 <= v <= BEHIND for v in got["behind"]), got
     assert all(v <= MIDDLE for v in got["middle"]), got
-    assert all(0.0 <= v <= UP for v in got["up"]), got
+    assert all(-DOWN <= v <= UP for v in got["up"]), got
+    assert abs(got["up"][0] - got["up"][1]) <= LEVEL, got
     assert all(v >= FRONT for v in got["under front"]), got
