@@ -77,3 +77,21 @@ def test_the_other_stances_raise_no_hand(pose):
     posed = m.posed(*preview_pose(m))
     eyes = float(next(d for d in posed.draws if d.mesh_name == "Eyes").positions[:, 1].mean())
     assert float(posed.joints["RightHand"][1]) < eyes - 0.3
+
+
+#: The most the eyes' line may lean off level in any stance (degrees): the idle's own lean is 0.5 to 0.65, the wave's
+#: was 6.5 before the clip's tilt of the head and chest came off its held stance (blind review AS #8: "the face skewed,
+#: one eye higher, the mouth pushed off-centre" in the portrait and every close-up).
+LEVEL = 1.5
+
+
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+@pytest.mark.parametrize("pose", POSES)
+def test_every_stance_holds_the_eyes_level(pose, gender):
+    settings = normalize_avatar_settings({"gender": gender, "hair": {"style": "none"}, "pose": pose})
+    m = Model(built(settings, ModelOptions()))
+    rest = next(d for d in m.posed().draws if d.mesh_name == "Eyes").positions
+    eyes = next(d for d in m.posed(*preview_pose(m)).draws if d.mesh_name == "Eyes").positions
+    left, right = eyes[rest[:, 0] > 0].mean(0), eyes[rest[:, 0] < 0].mean(0)
+    lean = float(np.degrees(np.arctan2(left[1] - right[1], np.hypot(left[0] - right[0], left[2] - right[2]))))
+    assert abs(lean) <= LEVEL, lean
