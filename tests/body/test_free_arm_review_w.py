@@ -5,7 +5,7 @@ Measured on the GLB as a viewer poses it (its ``pose`` animation at 0 s): the fr
 line, its angle out from the vertical in the front view and forward of it in the side view. Main held it out from
 the side by a margin kept off the trunk at rest: #12 (masculine heavy, hoodie and trousers) 24.0 degrees out, 19.1
 forward; #2 (feminine heavy, longsleeve and skirt) 23.9 and 18.3; now swung out only until it clears the posed
-trunk and legs (``stances._hang``): 12.3 and 11.4, 15.3 and 10.6. tests/body/test_stances keeps it out of them.
+trunk and legs (``workbench.gltf.hang.hang``): 12.3 and 11.4, 15.3 and 10.6. tests/body/test_stances keeps it out of them.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The arm's points the stances' solves move (:func:`~workbench.gltf.reach.rest_hand`, ``stances._hang``): the hand,
+"""The arm's points the stances' solves move (:func:`~workbench.gltf.reach.rest_hand`, :func:`~workbench.gltf.hang.hang`): the hand,
 the forearm and its sleeve at rest, for skinning, and which of the hand's points rest on the body (an open hand's
 palm side, :func:`_palmar`)."""
 

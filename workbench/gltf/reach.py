@@ -161,7 +161,7 @@ class Surface:
     def cloth(self) -> tuple[cKDTree, np.ndarray] | None:
         """The top's outside (a tree of it) and which of its vertices lie :data:`RIM` or more from its edges, at
         rest: both hands' sleeves read them (:func:`_sleeve`). Made when first read: the hanging arm's surfaces
-        (``stances._hang``, one a degree) never read it."""
+        (``hang.hang``, one a degree) never read it."""
         if "Outfit_Top" not in self._pieces:
             return None
         top = self._pieces["Outfit_Top"]

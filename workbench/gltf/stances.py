@@ -14,7 +14,7 @@ level (:func:`_face_forward`):
   head as the ``wave`` clip holds it between two swings (:data:`WAVE_AT`), the other arm hanging as ``hand_on_hip``'s;
 - ``hands_behind_back`` (blind review AR: "stiff repeated poses", four of twelve hands on hips): the contrapposto
   kept, the arms bent behind, the hands hanging one over the other at the small of the back ("at ease"; seen from
-  the front, the elbows at the sides and no hands; :func:`_behind_back`).
+  the front, the elbows at the sides and no hands; :func:`~workbench.gltf.behind.rest_behind`).
 
 Why these: they are the stances avatar products and product photos use most after the relaxed one (Ready Player
 Me's render API: relaxed, power stance, standing), they read differently at a glance (the silhouette's elbows),
@@ -44,14 +44,14 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 from ..body.outfit.pattern import pattern
-from ..body.rig import skin
 from ..options import POSES
 from ..skeleton import FINGERS, JOINT_NAMES, JOINTS, Skeleton
+from .behind import BEHIND_ARM, BEHIND_ARM_X, BEHIND_ARM_Z, BEHIND_FOREARM_Z, BEHIND_MARGIN, rest_behind
 from .clasp import CLASP_ARM, CLASP_ARM_X, CLASP_ARM_Z, CLASP_AT, CLASP_FOREARM_Z, CLASP_SPAN, CLASP_UP, rest_clasped
 from .clips import IDLE_STANCE, Clip, Pose, _base, _idle, _wave, euler_to_quat
 from .fan import fan
-from .limb import arm_points
-from .reach import NEAR, Surface, frames, rest_hand, tree
+from .hang import hang
+from .reach import Surface, frames, rest_hand, tree
 from .rotation import matrix
 
 STANCE_CLIP = "pose"
@@ -76,17 +76,13 @@ CLOSED_SPREAD = {"Index": 22.0, "Middle": 6.0, "Ring": -10.0, "Pinky": -28.0, "T
 HIP_SPREAD = {"Index": 22.0, "Middle": 14.0, "Ring": 10.0, "Pinky": -4.0, "Thumb": -20.0}
 # Where the wrist of a hand on the hip goes, per body: this far above the Hips joint (in hip heights), out from the
 # widest of the body and clothes over the hand's length below it by the wrist's half thickness and a margin (metres).
-HIP_WRIST_UP, HIP_HAND_SPAN, HIP_CLEAR = 0.09, 0.2, 0.055
+HIP_WRIST_UP, HIP_HAND_SPAN, HIP_CLEAR = 0.14, 0.2, 0.055
 # The palm's centre rests on the hip this far above the Hips joint, within this band (hip heights), on its furthest
 # HIP_FRONT degrees round from its side to the front (where the forearm, swung forward, meets it near in line).
-HIP_PALM_UP, HIP_PALM_BAND, HIP_FRONT = 0.03, 0.015, 35.0
-# The other arm of ``hand_on_hip`` hangs at the side, less forward than the idle's free arm (9 degrees back, its elbow
-# 0.5 degrees more bent: 24 degrees, as when the idle's was bent 39 and this 15 less, before review AM),
-# then out from the side a degree at a time, up to HANG_OUT, until every point of its forearm, sleeve and hand
-# stands HANG_CLEAR (metres) or more outside the posed trunk, hips and legs (:func:`_hang`). Blind review W (#5,
-# #12: "the other arm held out like a T-pose leftover"): a margin kept off the trunk at rest (the T-pose's,
-# turned with the hips) held it 19 to 24 degrees off the side on most bodies, the forearm 19 degrees forward.
-HANG_BACK, HANG_STRAIGHTEN, HANG_OUT, HANG_CLEAR = 9.0, -0.5, 15.0, 0.002
+# (At 0.09 and 0.03 hip heights, the wrist and palm of pass 25 to 59, the hand lay at the widest of the hips, under a
+# long top's hem on heavy bodies: "the hand hanging in the air beside the hip", "hands hover next to the hip", blind
+# review AS #2, #3 and #7. Now the palm is on the waist, 5 cm higher, the elbow out wider.)
+HIP_PALM_UP, HIP_PALM_BAND, HIP_FRONT = 0.08, 0.015, 35.0
 # The forearm's bone (elbow to wrist, sampled at these fractions) off the trunk's surface at rest by its own flesh's
 # or sleeve's reach and this margin; the hand's middle (from the wrist towards its middle finger's last joint, at
 # these fractions) by this much (half its thickness and a margin); the trunk: whatever lies this far and more below
@@ -98,24 +94,6 @@ SOLVE_FOREARM = np.arange(-125.0, -39.0, 1.0)
 # The power stance: each leg this much further out than the idle's (which comes in 3.5 degrees from the base
 # mesh's wide stance), the chest lifted (degrees); the head level over it (:func:`_face_forward`).
 POWER_LEG, POWER_CHEST = 1.5, 3.0
-# Hands behind the back ("at ease"): each upper arm turned in (its ``y``, written for the left side) so the elbow's bend
-# carries the forearm across the back, the wrist bent down so the hands hang one over the other (degrees). Per body,
-# each wrist goes BEHIND_AT[0] hip heights out from the middle, BEHIND_UP over the Hips joint, BEHIND_AT[1] metres
-# behind the rearmost of the body and clothes within BEHIND_BAND metres of that height and of the middle (the small
-# of the back): the elbows' bend tried at each of BEHIND_BEND (the same for both arms: bent each on its own, one hand
-# hung 14.6 cm under the other on an athletic man), the arm's swing back and down and the forearm's turn solved on
-# their grids, the forearm's bone its flesh's or sleeve's reach and BEHIND_MARGIN clear of the trunk (a margin under
-# the others' FOREARM_MARGIN: forearms lie against the back; with none, the elbow's outside came 4 to 13 mm into the
-# top's side, with 1 cm 4.9 mm on an athletic man's long sleeve, tests/body/test_stances.py). The least miss that
-# keeps clear wins: the hands' middles 4.6 to 8.2 cm behind the back, their own thickness and one over the other
-# (tests/body/test_behind_back_stance.py). Without the turn in, the forearms pointed straight back and the hands stood
-# out 12 cm behind the back, seen from the side; aimed behind the rearmost of the buttocks, 8 to 12 cm.
-BEHIND_ARM = {"Arm": (25.0, -70.0, -75.0), "ForeArm": (0.0, -70.0, 0.0), "Hand": (0.0, 0.0, 60.0)}
-BEHIND_UP, BEHIND_AT, BEHIND_BAND, BEHIND_MARGIN = 0.1, (0.05, 0.02), 0.02, 0.015
-BEHIND_BEND = np.arange(60.0, 121.0, 10.0)
-BEHIND_ARM_X = np.arange(0.0, 61.0, 3.0)
-BEHIND_ARM_Z = np.arange(-120.0, -59.0, 3.0)
-BEHIND_FOREARM_Z = np.arange(-60.0, 61.0, 3.0)
 # The wave: the library's clip (``clips._wave``) at this time (seconds), the arm fully raised, the hand upright; the
 # clip's tilt of the head and chest to the side (degrees; 3 each) taken off the head, so the face is as level as the
 # other stances' (its eyes' line 6.5 degrees off level, against 0 to 0.65: "the face skewed, one eye higher, the mouth
@@ -210,11 +188,15 @@ def fitted_stance(name: str, rig: Skeleton, pieces, shells: dict[str, int] | Non
             _solve(p, side, rig, target, trunk, clear, [HIP_ARM["Arm"][0]], SOLVE_ARM, SOLVE_FOREARM)
         _rest_on_hips(p, rig, pieces, ("Right",) if name == "hand_on_hip" else ("Left", "Right"), shells)
         if name == "hand_on_hip":
-            _hang(p, "Left", rig, pieces, shells)
+            hang(p, "Left", rig, pieces, shells)
     elif name == "wave":
-        _hang(p, "Left", rig, pieces, shells)
+        hang(p, "Left", rig, pieces, shells)
     elif name == "hands_behind_back":
-        _behind_back(p, rig, pts, trunk, clear - FOREARM_MARGIN + BEHIND_MARGIN)
+        def aim(side: str, target: np.ndarray) -> tuple[float, float]:
+            return _solve(p, side, rig, target, trunk, clear - FOREARM_MARGIN + BEHIND_MARGIN, BEHIND_ARM_X,
+                          BEHIND_ARM_Z, BEHIND_FOREARM_Z)
+
+        rest_behind(p, rig, pts, aim)
     elif name == "hands_clasped":
         band = pts[(pts[:, 1] > y0 + (CLASP_UP - CLASP_SPAN) * h) & (pts[:, 1] < y0 + (CLASP_UP + CLASP_SPAN) * h)
                    & (np.abs(pts[:, 0]) < 0.12 * h)]
@@ -226,27 +208,6 @@ def fitted_stance(name: str, rig: Skeleton, pieces, shells: dict[str, int] | Non
         solve("Left", np.array([CLASP_AT[0] * h, CLASP_UP * h, front + CLASP_AT[1]]))
         rest_clasped(p, rig, pieces, shells, solve, _open_hand)
     return _clip(p)
-
-
-def _behind_back(p: Pose, rig: Skeleton, pts: np.ndarray, trunk: cKDTree, clear: float) -> None:
-    """Both wrists behind the small of the back (:data:`BEHIND_AT`), both elbows bent as far as (one of
-    :data:`BEHIND_BEND`, the same for both: the arms mirror each other) brings the wrists nearest while the forearms
-    keep ``clear`` of ``trunk`` (see :func:`_solve`; ``pts`` the trunk's points at rest, world)."""
-    h, y0 = rig.hip_height, rig.world[0, 1]
-    band = pts[(np.abs(pts[:, 1] - y0 - BEHIND_UP * h) < BEHIND_BAND) & (np.abs(pts[:, 0]) < 3 * BEHIND_BAND)]
-    back = float(np.min(band[:, 2])) - rig.world[0, 2]
-    tried = []
-    for bend in BEHIND_BEND:
-        misses, gaps, angles = [], [], {}
-        for side, s in (("Left", 1.0), ("Right", -1.0)):
-            p.angles[side + "ForeArm"][:, 1] = -s * bend
-            err, gap = _solve(p, side, rig, np.array([s * BEHIND_AT[0] * h, BEHIND_UP * h, back - BEHIND_AT[1]]),
-                              trunk, clear, BEHIND_ARM_X, BEHIND_ARM_Z, BEHIND_FOREARM_Z)
-            misses.append(err)
-            gaps.append(gap)
-            angles.update({side + j: p.angles[side + j].copy() for j in ("Arm", "ForeArm")})
-        tried.append((min(gaps) < 0, sum(misses), float(bend), angles))
-    p.angles.update(min(tried, key=lambda t: t[:3])[3])
 
 
 def outsides(outfit: dict, pieces) -> dict[str, int]:
@@ -273,37 +234,6 @@ def _rest_on_hips(p: Pose, rig: Skeleton, pieces, sides, shells) -> None:
         rest_hand(p, side, rig, pieces, surface, band[int(np.argmax(out))], (shells or {}).get("Outfit_Top"), True)
     for side in sides:       # (after both rests: the right hand's solve reads the left hand's fingers, fanned or not)
         fan(p, side, rig, pieces, surface, HIP_SPREAD)
-
-
-def _hang(p: Pose, side: str, rig: Skeleton, pieces, shells) -> None:
-    """``side``'s arm hung at the side (:data:`HANG_BACK`, :data:`HANG_STRAIGHTEN`), then swung out from it a degree
-    at a time until its forearm, sleeve and hand (:func:`~workbench.gltf.reach.arm_points`, skinned by the pose as
-    a viewer skins them) stand :data:`HANG_CLEAR` or more outside each posed surface of the trunk, hips and legs
-    (read on its nearest sample's normal within :data:`~workbench.gltf.reach.NEAR`, as tests/body/test_stances
-    reads them); else the least out of those furthest off."""
-    p.angles[side + "Arm"][:, 0] += HANG_BACK
-    p.angles[side + "ForeArm"][:, 1] += (1.0 if side == "Left" else -1.0) * HANG_STRAIGHTEN
-    z = p.angles[side + "Arm"][0, 2]
-    s = 1.0 if side == "Left" else -1.0
-    best, best_gap = 0.0, -np.inf
-    limb = arm_points(rig, pieces, side, shells)    # (its rest places: the same at every degree)
-    for out in np.arange(0.0, HANG_OUT + 1):
-        p.angles[side + "Arm"][:, 2] = z + s * out
-        rot, pos = frames(p, rig)      # (the top's side under the arm is skinned to it in part: posed each time)
-        each = [(tree(a), a, b) for a, b in Surface(rig, pieces, rot, pos, shells).each if len(a)]
-        at = np.concatenate([skin(x, rig.world, pos, rot, j, w) for j, w, x in limb])
-        gap = np.inf
-        for near, a, n in each:
-            d, k = near.query(at, distance_upper_bound=NEAR)
-            hit = np.isfinite(d)
-            if hit.any():
-                gap = min(gap, float(np.einsum("nc,nc->n", at[hit] - a[k[hit]], n[k[hit]]).min()))
-        if gap > best_gap + 1e-9:
-            best, best_gap = out, gap
-        if gap >= HANG_CLEAR:
-            best = out
-            break
-    p.angles[side + "Arm"][:, 2] = z + s * best
 
 
 def _forearm_radius(rig: Skeleton, pieces) -> float:
