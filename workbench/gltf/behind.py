@@ -50,12 +50,14 @@ def rest_behind(p: Pose, rig: Skeleton, pts: np.ndarray, solve: Callable[[str, n
     h, y0 = rig.hip_height, rig.world[0, 1]
     band = pts[(np.abs(pts[:, 1] - y0 - BEHIND_UP * h) < BEHIND_BAND) & (np.abs(pts[:, 0]) < 3 * BEHIND_BAND)]
     back = float(np.min(band[:, 2])) - rig.world[0, 2]
+    targets = {side: np.array([s * BEHIND_AT[0] * h, BEHIND_UP * h, back - BEHIND_AT[1]])
+               for side, s in (("Left", 1.0), ("Right", -1.0))}
     tried = []
     for bend in BEHIND_BEND:
         misses, gaps, angles = [], [], {}
         for side, s in (("Left", 1.0), ("Right", -1.0)):
             p.angles[side + "ForeArm"][:, 1] = -s * bend
-            err, gap = solve(side, np.array([s * BEHIND_AT[0] * h, BEHIND_UP * h, back - BEHIND_AT[1]]))
+            err, gap = solve(side, targets[side])
             misses.append(err)
             gaps.append(gap)
             angles.update({side + j: p.angles[side + j].copy() for j in ("Arm", "ForeArm")})

@@ -119,6 +119,9 @@ IDLE_LEAN, IDLE_STANCE = 3.0, 3.5
 IDLE_ARM_DOWN, IDLE_ARM_FORWARD, IDLE_ELBOW, IDLE_SHRUG = 7.0, 4.0, -1.0, 2.0
 IDLE_EASE, IDLE_HIP_SLIDE, IDLE_HIP_TILT, IDLE_KNEE = -0.2, 0.05, 5.0, 14.0
 IDLE_ARM_FREE, IDLE_ELBOW_FREE = 2.0, 3.0
+# The wave's lean of the head and of the chest to the side (degrees each; the held stance takes both off its head:
+# workbench.gltf.stances.WAVE_LEVEL).
+WAVE_TILT = 3.0
 
 
 def _rest_hand(p: Pose, side: str, weight=1.0) -> None:
@@ -300,8 +303,8 @@ def _wave(p, t, fem):
     p.right("Hand", z=10 * wave)
     _gesture_hand(p, "Right", e)
     _curl(p, "Right", -12 * e)                    # open the hand
-    p.add("Head", y=-6 * e, z=3 * e)
-    p.add("Spine1", z=3 * e)
+    p.add("Head", y=-6 * e, z=WAVE_TILT * e)     # the head and chest lean to the side a little
+    p.add("Spine1", z=WAVE_TILT * e)
 
 
 def _clap(p, t, fem):

@@ -48,7 +48,7 @@ from ..options import POSES
 from ..skeleton import FINGERS, JOINT_NAMES, JOINTS, Skeleton
 from .behind import BEHIND_ARM, BEHIND_ARM_X, BEHIND_ARM_Z, BEHIND_FOREARM_Z, BEHIND_MARGIN, rest_behind
 from .clasp import CLASP_ARM, CLASP_ARM_X, CLASP_ARM_Z, CLASP_AT, CLASP_FOREARM_Z, CLASP_SPAN, CLASP_UP, rest_clasped
-from .clips import IDLE_STANCE, Clip, Pose, _base, _idle, _wave, euler_to_quat
+from .clips import IDLE_STANCE, WAVE_TILT, Clip, Pose, _base, _idle, _wave, euler_to_quat
 from .fan import fan
 from .hang import hang
 from .reach import Surface, frames, rest_hand, tree
@@ -95,10 +95,10 @@ SOLVE_FOREARM = np.arange(-125.0, -39.0, 1.0)
 # mesh's wide stance), the chest lifted (degrees); the head level over it (:func:`_face_forward`).
 POWER_LEG, POWER_CHEST = 1.5, 3.0
 # The wave: the library's clip (``clips._wave``) at this time (seconds), the arm fully raised, the hand upright; the
-# clip's tilt of the head and chest to the side (degrees; 3 each) taken off the head, so the face is as level as the
+# clip's tilt of the head and chest to the side (``clips.WAVE_TILT`` each, in full at WAVE_AT) taken off the head, so the face is as level as the
 # other stances' (its eyes' line 6.5 degrees off level, against 0 to 0.65: "the face skewed, one eye higher, the mouth
 # pushed off-centre" in the portraits and close-ups, blind review AS #8; tests/body/test_wave_stance.py).
-WAVE_AT, WAVE_LEVEL = 0.85, 6.0
+WAVE_AT, WAVE_LEVEL = 0.85, 2 * WAVE_TILT
 
 
 def _above(joint: str) -> tuple[str, ...]:
@@ -177,7 +177,8 @@ def fitted_stance(name: str, rig: Skeleton, pieces, shells: dict[str, int] | Non
                           if n in pieces])
     pts = pts[pts[:, 1] < rig.pos("LeftArm")[1] - ARMPIT]     # the trunk and legs (the T-pose's arms are above)
     trunk = tree(pts - rig.world[0])                            # from the Hips joint, in its frame
-    clear = _forearm_radius(rig, pieces) + FOREARM_MARGIN
+    flesh = _forearm_radius(rig, pieces)
+    clear = flesh + FOREARM_MARGIN
     y0 = rig.world[0, 1]
     if name in ("hand_on_hip", "hands_on_hips"):
         band = pts[(pts[:, 1] > y0 + (HIP_WRIST_UP - HIP_HAND_SPAN) * h) & (pts[:, 1] < y0 + HIP_WRIST_UP * h)]
@@ -193,7 +194,7 @@ def fitted_stance(name: str, rig: Skeleton, pieces, shells: dict[str, int] | Non
         hang(p, "Left", rig, pieces, shells)
     elif name == "hands_behind_back":
         def aim(side: str, target: np.ndarray) -> tuple[float, float]:
-            return _solve(p, side, rig, target, trunk, clear - FOREARM_MARGIN + BEHIND_MARGIN, BEHIND_ARM_X,
+            return _solve(p, side, rig, target, trunk, flesh + BEHIND_MARGIN, BEHIND_ARM_X,
                           BEHIND_ARM_Z, BEHIND_FOREARM_Z)
 
         rest_behind(p, rig, pts, aim)
