@@ -14,7 +14,8 @@ figure faces +z; x across, y up):
   not out of it, and 34 cm long, not 30: the same taper over more length).
 - *No tie*: the tie's area seen from behind (its triangles and the rest of the hair sampled on a grid of
   :data:`CELL`, the cells where the tie is the nearest to a camera behind), at least :data:`LEAST_TIE`: on main 290
-  and 231 square mm, its top edge over the hair flaring out of it; now 446 and 377.
+  and 231 square mm, its top edge over the hair flaring out of it; then 446 and 377; since review AT's tie (a
+  ring lying on the head round the tail, tests/body/test_ponytail_tie_review_at.py) 868 and 587.
 - *Its tip runs into the collar*: it ended in the air, 3 cm behind the top, 6 cm under the collar's back (nowhere
   through the clothes: the reviewer saw its thinned tip end where the collar begins). Now it comes down on the
   garment: its lowest tenth within :data:`NEAR_TOP` of the top's vertices (main 29.6 and 30.5 mm, now 14.4 and 14.3),

@@ -2,7 +2,9 @@
 nape"; wanted "a round, tied mass, not a strip glued to the neck"), sheet-01-ours #3, portrait 3/4 and back. Measured
 on the avatar as the previews draw it (LOD 0, the idle clip's first frame: :func:`test_ponytail_review_v.posed`), #3
 and the default feminine ponytail, the figure facing +z (x across, y up), the tail (the hair under the tie and behind
-it: :data:`BEHIND`) cut level at :data:`UNDER` under the tie's middle (its band's vertices' mean), :data:`SLAB` thick:
+it: :data:`BEHIND`) cut level at :data:`UNDER` under the tie (its lowest vertex, where the tail leaves it; the tie's
+middle until review AT's tie, a band 2 cm wide round the tail's line 1 cm out from the head: now a ring lying on the
+head 1 cm higher, tests/body/test_ponytail_tie_review_at.py), :data:`SLAB` thick:
 
 - *A strip*: its width from behind (the 5th to 95th percentile across, over points on its triangles). Full only 7 cm
   under the tie, the tail left its tie as a rope: 3 cm under it 30.6 / 30.5 mm across (#3 / the default), 42.6 /
@@ -36,7 +38,8 @@ BEHIND = 0.005
 def cuts(name: str, under: tuple[float, ...] = UNDER) -> list[tuple[float, float]]:
     """Per height in ``under`` (metres under the tie): (the tail's width from behind, its depth) in metres."""
     m = posed(name)
-    _, tie_y, tie_z = m["hair"][np.abs(m["colour"] - TIE) < 0.002].mean(0)
+    tie = m["hair"][np.abs(m["colour"] - TIE) < 0.002]
+    tie_y, tie_z = tie[:, 1].min(), tie[:, 2].mean()
     # Points over the hair's triangles (its vertices lie in rows 2 cm apart along the tail).
     w = np.array([(a, b, 1 - a - b) for a in np.linspace(0, 1, 7) for b in np.linspace(0, 1, 7) if a + b <= 1])
     h = np.einsum("kj,tjc->tkc", w, m["hair"][m["tris"]]).reshape(-1, 3)

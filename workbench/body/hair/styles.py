@@ -11,7 +11,7 @@ and how high they stand, as guide strands (:mod:`.groom`) ready to be swept into
 - ``curly``: :mod:`.coils`.
 - ``ponytail``: every strand combed sleek to a tie at the back of the head; from it a tail (:mod:`.tail`)
   that turns down to hang over the upper back, swaying aside, fullest a third of the way down and thinning
-  to a point; a lock wound round the tie hides it.
+  to a point; a dark elastic round its base lying on the head (:data:`.tail.TIE_RADIUS`).
 - ``bob``: a side parting; the hair falls round the head to the jaw in front and a little shorter at the
   nape, with volume at the sides, its ends cut nearly blunt and turned under towards the neck.
 

@@ -130,16 +130,19 @@ ROUNDED = 0.75
 # short ones' tips, 0.67 to 0.7 of its widest against review J's 0.66, tests/body/test_hair_sleek_review_j.py.)
 LOCK_FROM, LOCK_THIN = 0.6, 0.8
 SPREAD = 1.0
-# The tie: its width along the tail (metres), how far along the tail its middle is and how far it stands off the
-# tail's radius (1.2 cm wide round the tail's start, 3 mm off, the hair flaring out of it hid all but its top edge
-# from behind: 231 to 290 square mm of it seen from behind, then 377 to 446; 1.8 cm and 4 mm off, the tail full from
-# 0.14 of its length hid it again, 300 to 330: 2 cm and 6 mm, 374 to 422), its points round it, and its shade (its
-# vertex colour: the hair's colour times this, so a dark band in any hair colour, never a colour of its own over the
-# user's).
-TIE_WIDTH = 0.02
-TIE_AT_LENGTH = 0.01
-TIE_STANDS = 0.006
-TIE_POINTS = 20
+# The tie: an elastic round the gathered hair where it leaves the head, a closed round band (a torus) lying on the hair
+# round the head's normal there: its ring's radius and its tube's (metres), how far over the head envelope the tube's
+# underside lies (on the sleek hair), its points round the ring, the ribbons round its tube per level of detail, and
+# its shade (its vertex colour: the hair's colour times this, so a dark band in any hair colour, never a colour of
+# its own over the user's). (A 2 cm wide flat band round the tail's line 1 cm out from the tie, square to the tail,
+# which leaves the head 64 degrees off the head's normal: half its ring lay in the head and was pushed out onto the
+# hair, and the tail's cards' roots stood out of it towards the head: from the side a black box with notches standing
+# off the head, from behind a black arc over the tail's ragged top.)
+TIE_RADIUS = 0.012
+TIE_TUBE = 0.006
+TIE_LIFT = 0.005
+TIE_POINTS = (24, 16)
+TIE_SIDES = (8, 5)
 TIE_SHADE = 0.3
 
 
@@ -246,7 +249,6 @@ def tail(head: Head, rng: np.random.Generator, lod: int) -> tuple[Strands, Stran
     """The tail's cards (see the module's text) and its tie."""
     K = len(ROWS[lod])
     line, radius = tail_line(head, 60)
-    t = frames(line)[0]
     pts, nrm, widths = [], [], []
 
     def rows(u):
@@ -304,13 +306,22 @@ def tail(head: Head, rng: np.random.Generator, lod: int) -> tuple[Strands, Stran
     across[inner] = twisted(tails[inner], normals[inner], below[inner])
     cards = Strands(tails, rounded(tails, normals, line, radius), below, np.array(widths) * (1.2 if lod else 1.0),
                     clump_columns(rng, len(tails)), 0.3, across, arc(tails))
-    # The tie: a band round the gathered hair just past where the combed hair meets it.
-    turns = np.linspace(0, 2 * np.pi, TIE_POINTS)
-    k = int(round(TIE_AT_LENGTH / TAIL * (len(line) - 1)))
-    ring = np.cos(turns)[:, None] * e1[k] + np.sin(turns)[:, None] * e2[k]
-    wrap = line[k] + (radius[k] + TIE_STANDS) * ring
-    band = Strands(wrap[None], ring[None], (wrap[None, :, 1] < head.centre[1]), np.array([TIE_WIDTH]),
-                   clump_columns(rng, 1), 0.0, np.repeat(t[k][None, None], TIE_POINTS, 1))
+    # The tie: ribbons round the torus's tube, each a closed ring round the head's normal at the tie (TIE_RADIUS).
+    d = tie(head)[0]
+    a1 = np.cross(d, LEFT)
+    a1 /= np.linalg.norm(a1)
+    turns = np.linspace(0, 2 * np.pi, TIE_POINTS[lod])[:, None]
+    ring = np.cos(turns) * a1 + np.sin(turns) * np.cross(d, a1)
+    middle = head.centre + d * (head.envelope(d[None])[0] + TIE_LIFT + TIE_TUBE)
+    sides = TIE_SIDES[lod]
+    theta = 2 * np.pi * (np.arange(sides) + 0.5) / sides
+    out = np.cos(theta)[:, None, None] * ring[None] + np.sin(theta)[:, None, None] * d
+    wrap = middle + TIE_RADIUS * ring[None] + TIE_TUBE * out
+    across = -np.sin(theta)[:, None, None] * ring[None] + np.cos(theta)[:, None, None] * d
+    # (each ribbon the chord between its neighbours' middles, over ribbons' 0.85 of it at their narrowest: closed)
+    width = np.full(sides, 2 * TIE_TUBE * np.sin(np.pi / sides) / 0.85)
+    band = Strands(wrap, out, np.zeros(wrap.shape[:2], bool), width, np.repeat(clump_columns(rng, 1), sides), 0.0,
+                   np.broadcast_to(across, wrap.shape).copy())
     return cards, band
 
 
