@@ -35,7 +35,10 @@ SPECULAR = 0.3
 # ...but the bob's: its cards hang in one smooth surface, and the room's reflection lay over it as one grey sheet, its
 # black hair 51 levels of 255 lighter than its colour in three.js's typical page (41 now) (blind review U's "glossy grey-black
 # plastic", #5's #262121; tests/render/test_bob_threejs_review_u.py).
-SPECULAR_OF = {"bob": 0.12}
+# The ponytail's as well: its tail is a smooth bundle, and at three quarters the room's reflection lay down it as a grey
+# sheen over black hair, "ribbed grey plastic" (blind review AS), "one solid slab" (AT): AT's #12 (#272727) 63.1 levels
+# over its colour on the sheets' three.js page at 0.3, 55.6 now (tests/render/test_ponytail_threejs_review_at.py).
+SPECULAR_OF = {"bob": 0.12, "ponytail": 0.12}
 # The bob's light down its mass to its ends: full from the hair's top to the first figure of its height, then falling,
 # as the rest's second figure's power, to the third figure of its light at the hem's lowest, where the ends curve under and
 # the layers lie over one another. Its depth in the hair (.occlusion) shades its under-layers, not its outer surface,
