@@ -23,7 +23,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from helpers import random_settings
+from test_curly_band_review_ab import review
 
 from workbench.body.hair import hair_pieces
 from workbench.body.hair.bake import hair_head
@@ -41,8 +41,7 @@ THICK = 0.008
 
 def settings(name: str) -> dict:
     if name.startswith("AT#"):
-        s = random_settings(12, 4681, with_added=True, heads=True, features=True, palettes=True,
-                            spread=True)[int(name[3:]) - 1]
+        s = review(4681, int(name[3:]))
         assert s["hair"]["style"] == "ponytail"
         return s
     return {"gender": "feminine", "hair": {"style": "ponytail"}}

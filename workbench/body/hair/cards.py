@@ -57,6 +57,7 @@ HANG = 0.03
 # one surface (leaning none, each card's highlight was its own: the hair shone in flakes), little enough
 # that only a card seen within that angle of edge-on can turn a normal away from the viewer.
 LEAN = 25.0
+NARROWEST, SWELL = 0.85, 0.15  # a card's width at its root and from 5/8 on, and its swell to the fullest (ribbons)
 # Degrees hanging cards turn round their strands, each its own way up to this (from none where they start to hang
 # over their first TWIST_OVER metres down): all lying in the hair's surface, those beside the face were seen
 # edge-on from the front, a fan of lines and gaps (slabs); turned, some show their faces from every side.
@@ -89,7 +90,7 @@ def ribbons(pts: np.ndarray, nrm: np.ndarray, width: np.ndarray, column: np.ndar
         across = np.cross(t, nrm)
     across = across / np.maximum(np.linalg.norm(across, axis=2, keepdims=True), 1e-12)
     s = np.linspace(0, 1, K)[None, :] if along is None else along
-    w = (width if width.ndim == 2 else width[:, None]) * (1 - taper * s ** 1.5) * (0.85 + 0.15 * np.sin(np.pi * np.minimum(s * 1.6, 1)))
+    w = (width if width.ndim == 2 else width[:, None]) * (1 - taper * s ** 1.5) * (NARROWEST + SWELL * np.sin(np.pi * np.minimum(s * 1.6, 1)))
     if point is not None:
         w = w * pointed(s, *point)
     half = (w / 2)[..., None] * across

@@ -29,7 +29,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..lod import Piece
-from .cards import order, twisted
+from .cards import NARROWEST, order, twisted
 from .groom import LEFT, UP, Strands, arc, clump_columns
 from .head import Head, directions, smoothstep
 from .texture import shell_u
@@ -318,8 +318,9 @@ def tail(head: Head, rng: np.random.Generator, lod: int) -> tuple[Strands, Stran
     out = np.cos(theta)[:, None, None] * ring[None] + np.sin(theta)[:, None, None] * d
     wrap = middle + TIE_RADIUS * ring[None] + TIE_TUBE * out
     across = -np.sin(theta)[:, None, None] * ring[None] + np.cos(theta)[:, None, None] * d
-    # (each ribbon the chord between its neighbours' middles, over ribbons' 0.85 of it at their narrowest: closed)
-    width = np.full(sides, 2 * TIE_TUBE * np.sin(np.pi / sides) / 0.85)
+    # (each ribbon the chord between its neighbours' middles at its narrowest, cards.NARROWEST: closed; all of them in
+    # one atlas column, one draw from ``rng`` as the one band's was, so the wisps drawn after it are the same)
+    width = np.full(sides, 2 * TIE_TUBE * np.sin(np.pi / sides) / NARROWEST)
     band = Strands(wrap, out, np.zeros(wrap.shape[:2], bool), width, np.repeat(clump_columns(rng, 1), sides), 0.0,
                    np.broadcast_to(across, wrap.shape).copy())
     return cards, band
