@@ -4,7 +4,9 @@ twelve avatars drew a hip stance). Looked at close (pass 62), no hand lay on its
 side, its back towards the body, its palm turned backwards and 6 to 8 cm off the body, the fingers spread in the air
 (the palm's rest, :func:`workbench.gltf.reach.rest_hand`, turns the arm within 35 to 40 degrees of the stance's grid
 solution, which held the palm facing back: the forearm untwisted). Now the forearm is turned 50 degrees
-(``stances.HIP_ARM``) so the rest starts palm in, and the hand lies on the hip's side, fingers forward.
+(``stances.HIP_ARM``) so the rest starts palm in, and the hand's palm turns to the hip's side, fingers forward (cupped:
+the fingers and the heel on the hip, the palm's middle off it; what this measures is the palm's turn, not its rest,
+which test_hands_review_p and _v measure).
 
 Measured on the GLB as a viewer poses it (its ``pose`` animation at 0 s), per hand the stance puts on a hip: the palm's
 normal (the mean of the skin's triangles between the wrist and the knuckles that face down in the T-pose, where the
@@ -19,11 +21,11 @@ import numpy as np
 import pytest
 from built import sheet_glb_rest as sheet_glb  # one build per run, no face shapes (tests/built.py)
 from test_curly_band_review_ab import review
+from test_hands_review_p import HANDS
 
 from workbench.render.pictures import preview_pose
 from workbench.render.scene import Model
 
-HANDS = {"hand_on_hip": ("Right",), "hands_on_hips": ("Left", "Right")}
 # AU's #2 (feminine average, a longsleeve, both hands), #4 (masculine heavy, a longsleeve) and #12 (feminine average,
 # a tee, the right hand): two the review named and a heavy masculine build.
 CASES = [2, 4, 12]
@@ -59,7 +61,7 @@ def palms_facing(m: Model, sides) -> dict[str, float]:
 
 
 @pytest.mark.parametrize("k", CASES)
-def test_a_hand_on_the_hip_lays_its_palm_on_it(k):
+def test_a_hand_on_the_hip_turns_its_palm_to_it(k):
     s = review(4683, k)
     assert s["pose"] in HANDS
     got = palms_facing(Model(sheet_glb(s)), HANDS[s["pose"]])

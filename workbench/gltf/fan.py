@@ -6,10 +6,13 @@ between neighbours at the knuckles, the T-pose's 16, 10 and 9; the thumb along t
 fingertips 5 to 7 mm apart: at the sheets' sizes one flat paddle. Its palm is still rested with them together (rested
 with the fan open, the solve settled some hands 17.5 mm off the hip or the wrist bent 19 degrees, past review V's
 bounds); then each finger is fanned out to the open hand's spread, or as much of it as keeps it out of the hip (the
-hand rests on its index edge: fanned whole, the thumb went 4 to 14 mm into the hip on AC's #3 and #11).
+hand rests on its index edge: fanned whole, the thumb went 4 to 14 mm into the hip on AC's #3 and #11). Then
+neighbours are kept from closing up (:func:`kept_apart`), which only takes shares back towards the closed fan.
 """
 
 from __future__ import annotations
+
+from itertools import pairwise
 
 import numpy as np
 
@@ -20,11 +23,9 @@ from .reach import NEAR, Surface, frames, tree
 
 # The share of each finger's change of spread tried, most first (the fan's whole change, then less of it).
 SHARES = (1.0, 0.75, 0.5, 0.25, 0.0)
-# The fingers from the index outwards: each two neighbours spread no further apart or closer than both fans (the
-# closed and the open) put them (:func:`kept_apart`). Fanned each as far as it could on its own, a ring finger held
-# back by the hip at a quarter of its change, its middle neighbour fanned whole, lay 19 degrees from it where both
-# fans put them 16 and 4 (the T-pose's fan, which these add to, opens as their difference falls): their tips 3.2 mm
-# apart (blind review AC's #11 with its palm on the hip's side, pass 62).
+# The fingers from the index outwards, each two neighbours kept apart (:func:`kept_apart`). Fanned each as far as it
+# could on its own, a ring finger held back by the hip at a quarter of its change, its middle neighbour fanned whole,
+# lay 19 degrees from it where both fans put them 16 and 4: their tips 3.2 mm apart (blind review AC's #11, pass 62).
 OUTWARD = ("Index", "Middle", "Ring", "Pinky")
 # A fanned finger may lie no deeper behind the hip's surface than this (metres), or than it lay before, if deeper.
 IN = 0.001
@@ -35,7 +36,8 @@ def fan(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, spread: dic
     ``spread``'s, each finger as much of the change as keeps its skin (the body's vertices it moves most, skinned as
     a viewer skins them) no deeper behind ``surface`` (the posed hip the palm rests on; read on the nearest sample's
     normal within :data:`~workbench.gltf.reach.NEAR`, on all its surfaces together and on each) than :data:`IN` or
-    than before; return each finger's share."""
+    than before, then no more of it than keeps its neighbours apart (:func:`kept_apart`: a share taken back there is
+    not read again; on AU's and AC's 20 hip hands none went deeper); return each finger's share."""
     body = pieces["Body"]
     rest = np.asarray(body.positions, np.float64)
     joints, weights = np.asarray(body.joints), np.asarray(body.weights)
@@ -88,19 +90,22 @@ def fan(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, spread: dic
 def kept_apart(shares: dict[str, float], was: dict[str, float], change: dict[str, float]) -> dict[str, float]:
     """``shares`` (each finger's share of its ``change`` of spread from ``was``) with each two neighbours of
     :data:`OUTWARD` spread no further apart or closer than both their fans (their spreads' difference between its
-    value at ``was`` and at the whole ``change``): where a pair is not, the one taking more of its change takes less,
-    until every pair is.
+    value at ``was`` and at the whole ``change``; the T-pose's fan, which these add to, opens as that difference
+    falls): where a pair is not, the one taking more of its change takes less, until every pair is. Shares are in
+    [0, 1] and stay there (a pair with its shares equal is between its fans).
 
     >>> was = {"Thumb": 0.0, "Index": 22.0, "Middle": 6.0, "Ring": -10.0, "Pinky": -28.0}
     >>> change = {"Thumb": 0.0, "Index": 0.0, "Middle": 8.0, "Ring": 20.0, "Pinky": 24.0}
-    >>> kept_apart({"Thumb": 1.0, "Index": 1.0, "Middle": 1.0, "Ring": 0.25, "Pinky": 1.0}, was, change)["Middle"]
-    0.625
+    >>> kept = kept_apart({"Thumb": 1.0, "Index": 1.0, "Middle": 1.0, "Ring": 0.25, "Pinky": 1.0}, was, change)
+    >>> kept["Middle"], kept["Ring"], kept["Pinky"]
+    (0.625, 0.25, 0.375)
     """
+    assert all(0.0 <= v <= 1.0 for v in shares.values()), shares
     out = dict(shares)
     moved = True
     while moved:
         moved = False
-        for i, o in zip(OUTWARD, OUTWARD[1:], strict=False):
+        for i, o in pairwise(OUTWARD):
             closed = was[i] - was[o]
             lo, hi = sorted((closed, closed + change[i] - change[o]))
             now = closed + out[i] * change[i] - out[o] * change[o]

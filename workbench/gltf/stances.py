@@ -63,7 +63,9 @@ STANCE_CLIP = "pose"
 # The forearm is turned 50 degrees (its x) so the palm starts facing in: untwisted, the grid's solution held it facing
 # back, and the rest (within 35 to 40 degrees of it) left every hand behind the waist's side, its back to the body, its
 # palm 6 to 8 cm off it and seen from behind (blind review AU's worst: "the palms light beige ... someone else's
-# hands"; tests/body/test_palms_review_au.py). Turned 45, a slim body's hand rested 14 mm off its hip.
+# hands"; tests/body/test_palms_review_au.py). Turned 45, a slim body's hand rested 14 mm off its hip. The palm now
+# faces the hip but is cupped off it (the nearest tenth of it 11 to 56 mm off on AU's hands): the curled fingers and
+# the heel touch first (a pass that lays it flat: the fingers straighter closed up, 2 to 3 mm apart).
 HIP_ARM = {"Arm": (15.0, 0.0, -50.0), "ForeArm": (-50.0, -60.0, -80.0), "Hand": (0.0, 0.0, 5.0)}
 # The open hand on the hip (degrees per finger joint 1, 2, 3; the knuckle's spread ``y``): the relaxed hand's cascade
 # (``clips.REST_CURL``, the index least) at half its curl, lying along the hip. Its palm is rested on the hip with the
@@ -73,8 +75,9 @@ HIP_ARM = {"Arm": (15.0, 0.0, -50.0), "ForeArm": (-50.0, -60.0, -80.0), "Hand": 
 # apart against 5 to 7; the thumb up to 56 degrees off the index), each finger as far as it stays out of the hip
 # (:func:`~workbench.gltf.fan.fan`). Until hands39 the closed fan was the one shown, written as if it opened the
 # fingers (its signs reversed): the "mitten-like hands" of blind review AC (defect 9). The clasped right hand keeps
-# it (laid on the other hand). The middle finger curls least: with the palm on the hip's side (pass 62), curled as
-# the cascade's 9, 14 and 8 degrees its tip lay 3 to 6 mm from the ring finger's (AC's #3 and #11), 9 to 15 now.
+# it (laid on the other hand). The middle finger curls least, out of the cascade: with the palm on the hip's side
+# (pass 62), curled as the cascade's 9, 14 and 8 degrees its tip lay 3 to 6 mm from the ring finger's (AC's #3 and
+# #11), 9 to 15 now; the clasped right hand's middle finger with it.
 HIP_CURL = {"Index": (6.0, 10.0, 6.0), "Middle": (4.0, 6.0, 4.0), "Ring": (12.0, 18.0, 10.0),
             "Pinky": (15.0, 22.0, 12.0), "Thumb": (-4.0, -6.0, -4.0)}
 CLOSED_SPREAD = {"Index": 22.0, "Middle": 6.0, "Ring": -10.0, "Pinky": -28.0, "Thumb": 40.0}
