@@ -22,6 +22,7 @@ import pytest
 from built import sheet_glb_rest as sheet_glb  # one build per run, no face shapes (tests/built.py)
 from test_curly_band_review_ab import review
 from test_hands_review_p import HANDS
+from test_smile_surface import facing
 
 from workbench.render.pictures import preview_pose
 from workbench.render.scene import Model
@@ -40,11 +41,7 @@ def palms_facing(m: Model, sides) -> dict[str, float]:
     r = next(d for d in rest.draws if d.mesh_name == "Body")
     p = next(d for d in posed.draws if d.mesh_name == "Body")
     at, now, tris = r.positions.astype(np.float64), p.positions.astype(np.float64), r.tris
-
-    def normals(x: np.ndarray) -> np.ndarray:
-        return np.cross(x[tris[:, 1]] - x[tris[:, 0]], x[tris[:, 2]] - x[tris[:, 0]])
-
-    centre, n0, n1 = at[tris].mean(1), normals(at), normals(now)
+    centre, n0, n1 = at[tris].mean(1), facing(at, tris), facing(now, tris)
     down = n0[:, 1] / np.maximum(np.linalg.norm(n0, axis=1), 1e-12) < -0.7
     hips = np.asarray(posed.joints["Hips"], float)
     out = {}

@@ -51,8 +51,10 @@ def fan(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, spread: dic
     hips = [(tree(a[m]), a[m], b[m]) for a, b in [(surface.points, surface.normals), *surface.each]
             for m in [np.linalg.norm(a - wrist, axis=1) < 0.3] if m.any()]
 
+    change = {f: sign * spread[f] - was[f] for f in FINGERS}
+
     def set_to(f: str, share: float) -> None:
-        p.angles[f"{side}Hand{f}1"][:, 1] = was[f] + share * (sign * spread[f] - was[f])
+        p.angles[f"{side}Hand{f}1"][:, 1] = was[f] + share * change[f]
 
     def depths(shares: dict[str, float]) -> dict[str, float]:
         """Each finger of ``shares`` set to its share (the fingers apart: one posing for all), its depth."""
@@ -81,7 +83,7 @@ def fan(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, spread: dic
             left = [f for f in left if f not in took]
             if not left:
                 break
-    took = kept_apart({f: took.get(f, 0.0) for f in FINGERS}, was, {f: sign * spread[f] - was[f] for f in FINGERS})
+    took = kept_apart({f: took.get(f, 0.0) for f in FINGERS}, was, change)
     for f in FINGERS:
         set_to(f, took[f])
     return took
