@@ -81,9 +81,14 @@ FRAMES = {
                      pads=True, brow_bar=True, least=0.8, bridge_drop=0.0035),
 }
 # Which looks are metal (their frame metallic in the GLB: glTF's metalness, the blue of the roughness map), and
-# which lenses are graded (alpha and shade from the top of the lens to its bottom).
+# which lenses are graded (alpha and shade from the top of the lens to its bottom, workbench.body.glasses.lens_texture:
+# as the way down it). An aviator's lens 0.97 opaque at its top and 0.35 at its bottom, falling as the way down to the
+# 1.5th power, stood some 0.9 opaque over the eyes, which sit in the lens's upper quarter: 0.07 of the eyes' contrast
+# showed through, "opaque lenses hiding the eyes" (blind review AV). A gradient lens is dark over the brows and light at
+# the cheeks, the eyes seen through it: 0.75 to 0.12 as the way down, a third of the eyes' contrast through it
+# (tests/render/test_aviator_eyes_review_av.py).
 METAL = {"round": 1.0, "aviator": 1.0}
-GRADIENT = {"aviator": ((0.97, 0.45), (0.35, 0.75))}   # (alpha, shade) at the lens's top, then at its bottom
+GRADIENT = {"aviator": ((0.75, 0.45), (0.12, 0.75))}   # (alpha, shade) at the lens's top, then at its bottom
 
 
 # An aviator's right lens (its outer side +x) in half-widths and half-heights: a near-straight top, the outer side
