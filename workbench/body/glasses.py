@@ -46,6 +46,7 @@ from .glasses_frames import (
     CLASSIC,
     GRADIENT,
     METAL,
+    SIZED,
     WIRE,
     Frame,
     brow_bar,
@@ -251,8 +252,9 @@ def _grown(fr: Frame) -> Frame:
     return replace(fr, lens=(widest, fr.lens[1] * grow ** TALLER))
 
 
-def _fit(mesh: BodyMesh, gender: str, fr: Frame = CLASSIC) -> dict:
-    """Where the glasses of frame ``fr`` go on this body: eye centres, lens size and plane, nose, ears (metres)."""
+def _fit(mesh: BodyMesh, gender: str, fr: Frame = CLASSIC, wider: float = 0.0) -> dict:
+    """Where the glasses of frame ``fr`` go on this body: eye centres, lens size and plane, nose, ears (metres); its
+    lenses widened outwards by up to ``wider`` of their width where the head leaves room (:data:`.glasses_frames.SIZED`)."""
     pos_all = mesh.positions.astype(np.float64)
     eye_pts = {s: pos_all[mesh.groups[f"helper-{s}-eye"]] for s in "lr"}
     eyes = {s: p.mean(0) for s, p in eye_pts.items()}
@@ -274,7 +276,10 @@ def _fit(mesh: BodyMesh, gender: str, fr: Frame = CLASSIC) -> dict:
                   for side in (1.0, -1.0))
     room = temples - abs(eyes["l"][0] - mid[0]) - (CENTRE_OUT + fr.rim + END_PIECE + INSIDE) * unit
     a = float(np.clip(room, NARROWEST * fr.lens[0] * unit, fr.lens[0] * unit)) if temples > 0 else fr.lens[0] * unit
-    a *= float(np.cos(np.radians(FITTED_WRAP)) / np.cos(np.radians(WRAP)))    # (as wide from the front as fitted)
+    # (a sized kind's lens widened outwards into the room left, by half of it, its centre moving out as much: SIZED)
+    grow = float(np.clip((room - a) / 2, 0.0, wider * a)) if temples > 0 else 0.0
+    a = (a + grow) * float(np.cos(np.radians(FITTED_WRAP)) / np.cos(np.radians(WRAP)))    # (as wide from the front as fitted)
+    out = CENTRE_OUT * unit + grow
     dx = np.abs(head[:, 0] - mid[0])
     bridge_y = mid[1] + (0.004 - fr.bridge_drop) * unit
     # The nose under the bridge's middle (the top of its arch, 3 mm over its ends).
@@ -286,13 +291,13 @@ def _fit(mesh: BodyMesh, gender: str, fr: Frame = CLASSIC) -> dict:
     for _s, eye in eyes.items():
         side = np.sign(eye[0] - mid[0])
         rim = _curved(outline(fr, SEGMENTS, a + fr.rim * unit, b + fr.rim * unit, side, _superellipse), unit)
-        spots = rim @ _wrap(side).T + np.array([eye[0] + side * CENTRE_OUT * unit, eye[1] - down, 0.0])
+        spots = rim @ _wrap(side).T + np.array([eye[0] + side * out, eye[1] - down, 0.0])
         for q in spots:
             near = head[(np.abs(head[:, 0] - q[0]) < 0.0025 * unit) & (np.abs(head[:, 1] - q[1]) < 0.0025 * unit)]
             if len(near):
                 z = max(z, float(near[:, 2].max()) + CLEARANCE * unit - q[2])
     ears = {s: pos_all[idx].mean(0) for s, idx in _ear_cores().items()}
-    return {"eyes": eyes, "mid": mid, "unit": unit, "a": a, "b": b, "down": down, "z": z, "cornea": cornea,
+    return {"eyes": eyes, "mid": mid, "unit": unit, "a": a, "out": out, "b": b, "down": down, "z": z, "cornea": cornea,
             "nose_z": nose_z, "bridge_y": bridge_y, "head": head, "skull": skull, "ears": ears}
 
 
@@ -470,7 +475,7 @@ def glasses_piece(mesh: BodyMesh, gender: str, kind: str = "clear") -> Piece:
     """The ``Glasses`` mesh for this body of ``gender`` (its brows' shape), in ``kind``'s frame
     (:func:`.glasses_frames.frame_of`; a graded lens's texture v runs down it: :func:`.glasses_frames.lens_v`)."""
     fr = frame_of(kind)
-    f = _fit(mesh, gender, fr)
+    f = _fit(mesh, gender, fr, SIZED.get(kind, 0.0))
     eyes, mid, unit, a, b, z = f["eyes"], f["mid"], f["unit"], f["a"], f["b"], f["z"]
 
     pos: list[np.ndarray] = []
@@ -491,7 +496,7 @@ def glasses_piece(mesh: BodyMesh, gender: str, kind: str = "clear") -> Piece:
     wires = []     # (first vertex, count, facing) of each wire rim
     for s, eye in eyes.items():
         side = np.sign(eye[0] - mid[0])
-        c = np.array([eye[0] + side * CENTRE_OUT * unit, eye[1] - f["down"], z])
+        c = np.array([eye[0] + side * f["out"], eye[1] - f["down"], z])
         # Lens (a fan), the rim's front face, its outer wall going back, all counter-clockwise from the front.
         # The front wraps round the face: each lens turned WRAP about its own centre's vertical axis, its
         # outer side back (a flat front left the far lens standing out past the face in three-quarter view).
@@ -539,7 +544,7 @@ def glasses_piece(mesh: BodyMesh, gender: str, kind: str = "clear") -> Piece:
         add(*_bar(bar, np.array([0.0, 0.0, 1.0]), fr.end_tall * unit, fr.temple[1] * unit), FRAME_UV)
     # Bridge: a slightly arched band between the rims' inner edges, dipping back at its middle to rest on the nose.
     t = fr.rim * unit * fr.bridge
-    inner_x = abs(eyes["l"][0] - mid[0]) + CENTRE_OUT * unit - a
+    inner_x = abs(eyes["l"][0] - mid[0]) + f["out"] - a
     # (Its ends meet the lenses' inner edges, which the wrap brought forward; a metal frame's, its rims' wire.)
     front = z + 0.001 + a * np.sin(np.radians(WRAP))
     if bridge_ends:

@@ -17,7 +17,7 @@ least 3-4 glasses styles". Two more, each a different product at portrait size, 
 >>> frame_of("clear") is frame_of("sunglasses") is CLASSIC, frame_of("round").name
 (True, 'round')
 >>> [shape_key(k) for k in ("none", "clear", "sunglasses", "round", "aviator")]
-[False, 'clear', 'clear', 'round', 'aviator']
+[False, 'clear', 'sunglasses', 'round', 'aviator']
 >>> sorted(METAL), sorted(GRADIENT)
 (['aviator', 'round'], ['aviator'])
 """
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Frame", "CLASSIC", "FRAMES", "frame_of", "shape_key", "outline", "METAL", "GRADIENT", "lens_v", "rim_point", "nose_pads",
+__all__ = ["Frame", "CLASSIC", "FRAMES", "frame_of", "shape_key", "outline", "METAL", "GRADIENT", "SIZED", "lens_v", "rim_point", "nose_pads",
            "brow_bar", "WIRE", "eased"]
 
 
@@ -89,6 +89,15 @@ FRAMES = {
 # (tests/render/test_aviator_eyes_review_av.py).
 METAL = {"round": 1.0, "aviator": 1.0}
 GRADIENT = {"aviator": ((0.75, 0.45), (0.12, 0.75))}   # (alpha, shade) at the lens's top, then at its bottom
+# Sunglasses sized up: the classic frame's lenses widened outwards (their inner sides where they were, the centres moving
+# out by as much) into the room the head leaves, by at most this share of their width (workbench.body.glasses._fit).
+# Scaled with the eyes' spacing alone, a sunglass lens was an optical frame's, 40 to 50 mm wide, its front 0.82 to 0.91
+# of the skull's width at the hinges: "the sunglasses are too small for the face" (blind review AW: #1, #6, #8;
+# tests/body/test_glasses_width_review_aw.py). A sunglass is cut larger than a spectacle lens. (The clear frame kept:
+# widened as much, its far lens stood out past the face at three quarters by a fifth more, the defect of review AK,
+# tests/render/test_glasses_wrap_review_ak.py, and its lenses off the eyes' centres by more than the 3 mm
+# tests/body/test_glasses_fit.py holds a spectacle lens to.)
+SIZED = {"sunglasses": 0.2}
 
 
 # An aviator's right lens (its outer side +x) in half-widths and half-heights: a near-straight top, the outer side
@@ -118,10 +127,11 @@ def frame_of(kind: str) -> Frame:
 
 def shape_key(kind: str) -> str | bool:
     """What of the ``glasses`` value ``kind`` shapes the mesh (a cache's key): False for none; the kind whose
-    mesh it shares (``clear`` and ``sunglasses`` one, differing only in their texture)."""
+    mesh it shares (``clear``'s for every classic frame not sized otherwise, :data:`SIZED`, differing only in their
+    texture)."""
     if kind == "none":
         return False
-    return kind if frame_of(kind) is not CLASSIC or kind in GRADIENT else "clear"
+    return kind if frame_of(kind) is not CLASSIC or kind in GRADIENT or kind in SIZED else "clear"
 
 
 def outline(frame: Frame, n: int, a: float, b: float, side: float, classic) -> np.ndarray:
