@@ -252,9 +252,10 @@ def _grown(fr: Frame) -> Frame:
     return replace(fr, lens=(widest, fr.lens[1] * grow ** TALLER))
 
 
-def _fit(mesh: BodyMesh, gender: str, fr: Frame = CLASSIC, wider: float = 0.0) -> dict:
+def _fit(mesh: BodyMesh, gender: str, fr: Frame = CLASSIC, sized: tuple[float, float] = (0.0, 0.0)) -> dict:
     """Where the glasses of frame ``fr`` go on this body: eye centres, lens size and plane, nose, ears (metres); its
-    lenses widened outwards by up to ``wider`` of their width where the head leaves room (:data:`.glasses_frames.SIZED`)."""
+    lenses ``sized`` (:data:`.glasses_frames.SIZED`: widened outwards by up to its first share of their width where the
+    head leaves room, taller downwards by its second)."""
     pos_all = mesh.positions.astype(np.float64)
     eye_pts = {s: pos_all[mesh.groups[f"helper-{s}-eye"]] for s in "lr"}
     eyes = {s: p.mean(0) for s, p in eye_pts.items()}
@@ -271,6 +272,8 @@ def _fit(mesh: BodyMesh, gender: str, fr: Frame = CLASSIC, wider: float = 0.0) -
     # lens shortened under low brows keeps the width: the head is wider lower down, and the rims met at the nose).
     fr = _grown(fr)
     b, down = _height(mesh, gender, eyes, unit, fr)
+    wider, taller = sized
+    b, down = b * (1 + taller), down + b * taller     # (a sized kind's lens taller downwards: its top kept)
     depth = cornea - np.linspace(0.0, 0.06, 13) * unit
     temples = min(float(_skull(skull, mid[0], side, np.full(len(depth), mid[1] + 0.4 * fr.lens[1] * unit), depth).max())
                   for side in (1.0, -1.0))
@@ -475,7 +478,7 @@ def glasses_piece(mesh: BodyMesh, gender: str, kind: str = "clear") -> Piece:
     """The ``Glasses`` mesh for this body of ``gender`` (its brows' shape), in ``kind``'s frame
     (:func:`.glasses_frames.frame_of`; a graded lens's texture v runs down it: :func:`.glasses_frames.lens_v`)."""
     fr = frame_of(kind)
-    f = _fit(mesh, gender, fr, SIZED.get(kind, 0.0))
+    f = _fit(mesh, gender, fr, SIZED.get(kind, (0.0, 0.0)))
     eyes, mid, unit, a, b, z = f["eyes"], f["mid"], f["unit"], f["a"], f["b"], f["z"]
 
     pos: list[np.ndarray] = []

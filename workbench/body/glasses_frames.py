@@ -89,15 +89,17 @@ FRAMES = {
 # (tests/render/test_aviator_eyes_review_av.py).
 METAL = {"round": 1.0, "aviator": 1.0}
 GRADIENT = {"aviator": ((0.75, 0.45), (0.12, 0.75))}   # (alpha, shade) at the lens's top, then at its bottom
-# Sunglasses sized up: the classic frame's lenses widened outwards (their inner sides where they were, the centres moving
-# out by as much) into the room the head leaves, by at most this share of their width (workbench.body.glasses._fit).
-# Scaled with the eyes' spacing alone, a sunglass lens was an optical frame's, 40 to 50 mm wide, its front 0.82 to 0.91
-# of the skull's width at the hinges: "the sunglasses are too small for the face" (blind review AW: #1, #6, #8;
-# tests/body/test_glasses_width_review_aw.py). A sunglass is cut larger than a spectacle lens. (The clear frame kept:
+# Sunglasses sized up (workbench.body.glasses._fit): the classic frame's lenses widened outwards (their inner sides where
+# they were, the centres moving out by as much) into the room the head leaves, by at most the first share of their
+# width, and taller downwards by the second (their tops under the brows as before). Scaled with the eyes' spacing
+# alone, a sunglass lens was an optical frame's, 40 to 50 mm wide and 18 to 29 mm tall, its front 0.885 to 0.910 of the
+# skull's width at the hinges: "the sunglasses are too small for the face" (blind review AW: #1, #6, #8;
+# tests/body/test_glasses_width_review_aw.py); now 23 to 37 mm tall, the lens plane 0.1 to 2.6 mm further forward
+# where the cheeks meet the lower rim (a third taller: 4.6 mm). A sunglass is cut larger than a spectacle lens. (The clear frame kept:
 # widened as much, its far lens stood out past the face at three quarters by a fifth more, the defect of review AK,
 # tests/render/test_glasses_wrap_review_ak.py, and its lenses off the eyes' centres by more than the 3 mm
 # tests/body/test_glasses_fit.py holds a spectacle lens to.)
-SIZED = {"sunglasses": 0.2}
+SIZED = {"sunglasses": (0.2, 0.25)}
 
 
 # An aviator's right lens (its outer side +x) in half-widths and half-heights: a near-straight top, the outer side
