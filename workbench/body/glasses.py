@@ -412,7 +412,7 @@ def glasses_texture(kind: str) -> np.ndarray:
     img[:, n // 2:, 3] = alpha if alpha > 0.9 else alpha * (1.05 - 0.1 * y[..., 0])
     if kind in GRADIENT:   # (a graded lens: its top dark, fading down it; lens_v maps the lens on 0.1..0.9)
         (a0, s0), (a1, s1) = GRADIENT[kind]
-        t = np.clip((y - 0.1) / 0.8, 0.0, 1.0)
+        t = np.clip((y - 0.1) / 0.8, 0.0, 1.0) ** 1.5
         img[:, n // 2:, :3] = np.array(lens) * (s0 + (s1 - s0) * t)
         img[:, n // 2:, 3] = a0 + (a1 - a0) * t[..., 0]
     if frame_of(kind).pads:
