@@ -33,11 +33,11 @@ SIZE, YAW = 512, 35.0
 GLASSES = {k: sheets.review_settings(12, 4655)[k - 1] for k in (1, 4, 5, 7)}
 #: The most pixels of the glasses against the backdrop: 0.9 of main's at 15 degrees (`b1d4bb24`: #1 1,269, #4 1,800,
 #: #5 725, #7 623); at 20 degrees 932, 1,512, 552, 481.
-#: **Bound moved, knowingly** for #7 (pass 63): sunglasses are a quarter taller since review AW ("too small for the face",
-#: workbench.body.glasses_frames.SIZED), and the far lens's lower half shows past the nose at three quarters as a real
-#: pair's does: 835 (0.150 of the glasses' pixels, 0.116 before); the end piece and the arm where they were (drawn
-#: before and after at 512 px, /work/s63/akcmp.png).
-BOUND = {1: 0.9 * 1269, 4: 0.9 * 1800, 5: 0.9 * 725, 7: 870}
+#: **Bound moved, knowingly** for #7 (pass 63): sunglasses are cut larger since review AW ("too small for the face",
+#: workbench.body.glasses_frames.SIZED): the far lens's outer side, its end piece and hinge stand 3 to 8 mm further out
+#: with the wider front, 594 px against 481 (0.95 of the defect's 623 at 15 degrees; their taller lens keeps its plane,
+#: glasses.SIZED_FORWARD). Drawn before and after at 512 px (docs/avatars.md, pass 63): a real pair's far side.
+BOUND = {1: 0.9 * 1269, 4: 0.9 * 1800, 5: 0.9 * 725, 7: 0.96 * 623}
 
 
 @cache
@@ -61,5 +61,5 @@ def test_the_avatars_are_the_reviews_own():
 @pytest.mark.parametrize("k", list(GLASSES))
 def test_the_far_lens_keeps_to_the_face_at_three_quarters(k):
     """At most 0.9 of main's pixels of the glasses against the backdrop at three quarters (main: 1,269 / 1,800 / 725
-    / 623 on #1 / #4 / #5 / #7; now 932 / 1,512 / 552 / 481)."""
+    / 623 on #1 / #4 / #5 / #7; now 932 / 1,512 / 552 / 594), the sunglasses' (#7) 0.96 since they are cut larger."""
     assert standing_out(k) <= BOUND[k], (k, standing_out(k))

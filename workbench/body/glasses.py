@@ -8,7 +8,8 @@ or the nose bridge would touch it; the front wraps round the face (each lens tur
 degrees, its outer side back), so no lens stands out past the face seen from the side or at three
 quarters; the bridge dips back to rest 2.5 mm off the nose. The frame fits the head: its lenses narrow
 (to :data:`NARROWEST` of their size) where the head is narrow, so the frame's ends stay inside the head's
-outline seen from the front, its rims' tops below the brows (each lens shorter where the brows are low, its top
+outline seen from the front (sunglasses widen and grow taller where the head leaves room: :data:`.glasses_frames.SIZED`,
+their centres then out from the eyes by the widening), its rims' tops below the brows (each lens shorter where the brows are low, its top
 kept over the upper lid: :func:`_height`); the hinges stand beside the head, level with the face's front
 (an end piece from each rim's top outer corner back to its hinge, as frames have), and each temple runs from its hinge back
 along the side of the head to the ear, over the root of the ear's top and bent down behind it, as an
@@ -116,6 +117,9 @@ FITTED_UNDER = {"masculine": 0.000245, "feminine": -0.001127}
 NARROWEST = 0.82
 # How far inside the head's outline seen from the front the frame's ends stay (metres).
 INSIDE = 0.004
+# A sized kind's taller lens (glasses_frames.SIZED) may stand its plane at most this much further from the eyes
+# (metres, for eyes 58.5 mm apart), tried from its full share down in this many steps.
+SIZED_FORWARD, SIZED_STEPS = 0.001, 5
 # The front's wrap (degrees): each lens turned about the vertical, its outer side back, as frames curve
 # round the face. At 15 the far lens and its end piece stood out past the face at three quarters (blind review AK's
 # second defect, "the far arm sticks out into the air", #4, #5, #7, #12; review AJ's #10): at 20, each lens widened
@@ -220,6 +224,7 @@ def _height(mesh: BodyMesh, gender: str, eyes: dict, unit: float, fr: Frame = CL
     over the upper lid's margin (the lens frames the open eye; the lashes' tips may pass behind the rim); the
     bottom stays (but for a frame's ``least`` height)."""
     bottom = -(CENTRE_DOWN + fr.lens[1]) * unit
+    # (over the frame's own lens: a sized one's widening lies past the brows' ends, 2.15 mm under them on review AW's #8)
     reach = np.linspace(CENTRE_OUT - fr.lens[0] - fr.rim, CENTRE_OUT + fr.lens[0] + fr.rim, 41)
     brows = float(np.nanmin(brow_bottom(gender, reach))) + FITTED_UNDER[gender]
     brows *= unit
@@ -253,9 +258,11 @@ def _grown(fr: Frame) -> Frame:
 
 
 def _fit(mesh: BodyMesh, gender: str, fr: Frame = CLASSIC, sized: tuple[float, float] = (0.0, 0.0)) -> dict:
-    """Where the glasses of frame ``fr`` go on this body: eye centres, lens size and plane, nose, ears (metres); its
-    lenses ``sized`` (:data:`.glasses_frames.SIZED`: widened outwards by up to its first share of their width where the
-    head leaves room, taller downwards by its second)."""
+    """Where the glasses of frame ``fr`` go on this body (metres): the eyes' centres (``eyes``), the lenses' half-width
+    and half-height (``a``, ``b``), their centres ``out`` from the eyes and ``down`` under them, their plane (``z``),
+    the nose and the ears; the lenses ``sized`` (:data:`.glasses_frames.SIZED`: widened outwards by up to its first
+    share of their width where the head leaves room, taller downwards by up to its second while the plane keeps within
+    :data:`SIZED_FORWARD` of where it was)."""
     pos_all = mesh.positions.astype(np.float64)
     eye_pts = {s: pos_all[mesh.groups[f"helper-{s}-eye"]] for s in "lr"}
     eyes = {s: p.mean(0) for s, p in eye_pts.items()}
@@ -273,13 +280,13 @@ def _fit(mesh: BodyMesh, gender: str, fr: Frame = CLASSIC, sized: tuple[float, f
     fr = _grown(fr)
     b, down = _height(mesh, gender, eyes, unit, fr)
     wider, taller = sized
-    b, down = b * (1 + taller), down + b * taller     # (a sized kind's lens taller downwards: its top kept)
     depth = cornea - np.linspace(0.0, 0.06, 13) * unit
     temples = min(float(_skull(skull, mid[0], side, np.full(len(depth), mid[1] + 0.4 * fr.lens[1] * unit), depth).max())
                   for side in (1.0, -1.0))
     room = temples - abs(eyes["l"][0] - mid[0]) - (CENTRE_OUT + fr.rim + END_PIECE + INSIDE) * unit
     a = float(np.clip(room, NARROWEST * fr.lens[0] * unit, fr.lens[0] * unit)) if temples > 0 else fr.lens[0] * unit
-    # (a sized kind's lens widened outwards into the room left, by half of it, its centre moving out as much: SIZED)
+    # (a sized kind's lens widened outwards into the room left, SIZED: its half-width and its centre each take half of
+    # that room, so its outer side takes all of it and its inner side stays)
     grow = float(np.clip((room - a) / 2, 0.0, wider * a)) if temples > 0 else 0.0
     a = (a + grow) * float(np.cos(np.radians(FITTED_WRAP)) / np.cos(np.radians(WRAP)))    # (as wide from the front as fitted)
     out = CENTRE_OUT * unit + grow
@@ -288,10 +295,28 @@ def _fit(mesh: BodyMesh, gender: str, fr: Frame = CLASSIC, sized: tuple[float, f
     # The nose under the bridge's middle (the top of its arch, 3 mm over its ends).
     nose = head[(dx < 0.004 * unit) & (np.abs(head[:, 1] - bridge_y - 0.003 * unit) < 0.004 * unit)]
     nose_z = float(nose[:, 2].max())
-    # The lens plane: VERTEX_DISTANCE in front of the corneas, or further where any point of a rim (curved
-    # and wrapped as drawn) would come within CLEARANCE of the skin behind it (brow, cheek, nose).
+    z = _plane(head, eyes, mid, unit, fr, a, b, down, out, cornea)
+    # A sized kind's lens taller downwards (its top kept under the brows), by the most of SIZED's share, in steps, that
+    # leaves the plane at most SIZED_FORWARD further out: a lower rim that met the cheek pushed the whole front forward
+    # (a quarter taller, up to 5.9 mm), the glasses standing off the face and their far side out past it at three
+    # quarters (review AK's defect).
+    for t in np.linspace(taller, 0.0, SIZED_STEPS + 1)[:-1] if taller else ():
+        taller_z = _plane(head, eyes, mid, unit, fr, a, b * (1 + t), down + b * t, out, cornea)
+        if taller_z <= z + SIZED_FORWARD * unit:
+            b, down, z = b * (1 + t), down + b * t, taller_z
+            break
+    ears = {s: pos_all[idx].mean(0) for s, idx in _ear_cores().items()}
+    return {"eyes": eyes, "mid": mid, "unit": unit, "a": a, "out": out, "b": b, "down": down, "z": z, "cornea": cornea,
+            "nose_z": nose_z, "bridge_y": bridge_y, "head": head, "skull": skull, "ears": ears}
+
+
+def _plane(head: np.ndarray, eyes: dict, mid: np.ndarray, unit: float, fr: Frame, a: float, b: float, down: float,
+           out: float, cornea: float) -> float:
+    """The lens plane's depth (metres): :data:`VERTEX_DISTANCE` in front of the corneas, or further where any point of a
+    rim (``fr``'s, of half-width ``a`` and half-height ``b``, centred ``out`` from each eye and ``down`` under it; curved
+    and wrapped as drawn) would come within :data:`CLEARANCE` of the skin behind it (brow, cheek, nose)."""
     z = cornea + VERTEX_DISTANCE * unit
-    for _s, eye in eyes.items():
+    for eye in eyes.values():
         side = np.sign(eye[0] - mid[0])
         rim = _curved(outline(fr, SEGMENTS, a + fr.rim * unit, b + fr.rim * unit, side, _superellipse), unit)
         spots = rim @ _wrap(side).T + np.array([eye[0] + side * out, eye[1] - down, 0.0])
@@ -299,9 +324,7 @@ def _fit(mesh: BodyMesh, gender: str, fr: Frame = CLASSIC, sized: tuple[float, f
             near = head[(np.abs(head[:, 0] - q[0]) < 0.0025 * unit) & (np.abs(head[:, 1] - q[1]) < 0.0025 * unit)]
             if len(near):
                 z = max(z, float(near[:, 2].max()) + CLEARANCE * unit - q[2])
-    ears = {s: pos_all[idx].mean(0) for s, idx in _ear_cores().items()}
-    return {"eyes": eyes, "mid": mid, "unit": unit, "a": a, "out": out, "b": b, "down": down, "z": z, "cornea": cornea,
-            "nose_z": nose_z, "bridge_y": bridge_y, "head": head, "skull": skull, "ears": ears}
+    return z
 
 
 def _temple(f: dict, side: float, hinge: np.ndarray, ear: np.ndarray, steps: int = 20) -> np.ndarray:

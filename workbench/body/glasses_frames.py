@@ -12,7 +12,8 @@ least 3-4 glasses styles". Two more, each a different product at portrait size, 
   fading to light at the bottom (a gradient lens, its alpha graded down the texture's lens half): a tinted
   metal frame where the sunglasses are an opaque acetate one, so a set's sunglasses-like pairs differ too.
 
-``clear`` and ``sunglasses`` keep :data:`CLASSIC` (the first frame, unchanged to the byte).
+``clear`` and ``sunglasses`` keep :data:`CLASSIC` (the first frame's shape, the clear pair unchanged to the byte); the
+sunglasses are cut larger from it (:data:`SIZED`).
 
 >>> frame_of("clear") is frame_of("sunglasses") is CLASSIC, frame_of("round").name
 (True, 'round')
@@ -86,18 +87,19 @@ METAL = {"round": 1.0, "aviator": 1.0}
 # (The aviator's tint over the eyes, some 0.9 opaque, hides them but for 0.07 of their contrast: review AV's "opaque
 # lenses hiding the eyes". A lighter gradient, 0.75 to 0.12 falling evenly, showed a third of it, but a blind A/B of six
 # aviator portraits preferred this tint 6 of 6: the lighter read as "clear prescription glasses with a faint warm
-# cast", not tinted aviators. Pass 63, /work/s63/ab4pub.)
+# cast", not tinted aviators; docs/avatars.md, pass 63.)
 GRADIENT = {"aviator": ((0.97, 0.45), (0.35, 0.75))}   # (alpha, shade) at the lens's top, then at its bottom
-# Sunglasses sized up (workbench.body.glasses._fit): the classic frame's lenses widened outwards (their inner sides where
-# they were, the centres moving out by as much) into the room the head leaves, by at most the first share of their
-# width, and taller downwards by the second (their tops under the brows as before). Scaled with the eyes' spacing
-# alone, a sunglass lens was an optical frame's, 40 to 50 mm wide and 18 to 29 mm tall, its front 0.885 to 0.910 of the
-# skull's width at the hinges: "the sunglasses are too small for the face" (blind review AW: #1, #6, #8;
-# tests/body/test_glasses_width_review_aw.py); now 23 to 37 mm tall, the lens plane 0.1 to 2.6 mm further forward
-# where the cheeks meet the lower rim (a third taller: 4.6 mm). A sunglass is cut larger than a spectacle lens. (The clear frame kept:
-# widened as much, its far lens stood out past the face at three quarters by a fifth more, the defect of review AK,
-# tests/render/test_glasses_wrap_review_ak.py, and its lenses off the eyes' centres by more than the 3 mm
-# tests/body/test_glasses_fit.py holds a spectacle lens to.)
+# Sunglasses sized up (workbench.body.glasses._fit): the classic frame's lenses widened outwards (their inner sides
+# where they were, the centres moving out by as much) into the room the head leaves, by at most the first share of
+# their width, and taller downwards by at most the second (their tops under the brows as before), as far as the lower
+# rim clears the cheek with the lens plane where it was (glasses.SIZED_FORWARD). Scaled with the eyes' spacing alone, a
+# sunglass lens was an optical frame's, 40 to 50 mm wide and 18 to 29 mm tall, its front 0.864 to 0.888 of the skull's
+# width at the hinges: "the sunglasses are too small for the face" (blind review AW: #1, #6, #8); now 0.987 to 1.025,
+# 1.1 to 1.25 times as tall (tests/body/test_glasses_width_review_aw.py). A sunglass is cut larger than a spectacle
+# lens. (Taller by the whole quarter regardless, the lower rim met the cheek and pushed the front up to 5.9 mm further
+# out, the glasses off the face. The clear frame kept: widened as much, its far lens stood out past the face at three
+# quarters by a fifth more, the defect of review AK, tests/render/test_glasses_wrap_review_ak.py, and its lenses off the
+# eyes' centres by more than the 3 mm tests/body/test_glasses_fit.py holds a spectacle lens to.)
 SIZED = {"sunglasses": (0.2, 0.25)}
 
 
