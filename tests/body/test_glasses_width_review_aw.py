@@ -21,7 +21,7 @@ import pytest
 from helpers import random_settings
 
 from workbench.body.glasses import WRAP, _fit, _grown, _skull, glasses_piece
-from workbench.body.glasses_frames import SIZED, frame_of
+from workbench.body.glasses_frames import frame_of, sized_of
 from workbench.body.mesh import body_mesh
 from workbench.options import normalize_avatar_settings
 
@@ -36,7 +36,7 @@ def lenses(name: str, kind: str) -> dict:
     from the face's middle, inner and outer, and its height; the plane's depth off the corneas; the fit."""
     s = normalize_avatar_settings({**SUNGLASSES[name], "glasses": kind})
     m = body_mesh(s)
-    f = _fit(m, s["gender"], _grown(frame_of(kind)), SIZED.get(kind, (0.0, 0.0)))
+    f = _fit(m, s["gender"], _grown(frame_of(kind)), sized_of(kind))
     piece = glasses_piece(m, s["gender"], kind)
     p = np.asarray(piece.positions, np.float64)[np.asarray(piece.uv)[:, 0] > 0.5]    # (the lens half)
     out = {"fit": f, "plane": f["z"] - f["cornea"]}

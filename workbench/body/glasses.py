@@ -47,7 +47,6 @@ from .glasses_frames import (
     CLASSIC,
     GRADIENT,
     METAL,
-    SIZED,
     WIRE,
     Frame,
     brow_bar,
@@ -57,6 +56,7 @@ from .glasses_frames import (
     nose_pads,
     outline,
     rim_point,
+    sized_of,
 )
 from .lod import Piece
 from .mesh import BodyMesh, vertex_normals
@@ -300,7 +300,7 @@ def _fit(mesh: BodyMesh, gender: str, fr: Frame = CLASSIC, sized: tuple[float, f
     # leaves the plane at most SIZED_FORWARD further out: a lower rim that met the cheek pushed the whole front forward
     # (a quarter taller, up to 5.9 mm), the glasses standing off the face and their far side out past it at three
     # quarters (review AK's defect).
-    for t in np.linspace(taller, 0.0, SIZED_STEPS + 1)[:-1] if taller else ():
+    for t in np.linspace(taller, 0.0, SIZED_STEPS if taller else 0, endpoint=False):
         taller_z = _plane(head, eyes, mid, unit, fr, a, b * (1 + t), down + b * t, out, cornea)
         if taller_z <= z + SIZED_FORWARD * unit:
             b, down, z = b * (1 + t), down + b * t, taller_z
@@ -501,7 +501,7 @@ def glasses_piece(mesh: BodyMesh, gender: str, kind: str = "clear") -> Piece:
     """The ``Glasses`` mesh for this body of ``gender`` (its brows' shape), in ``kind``'s frame
     (:func:`.glasses_frames.frame_of`; a graded lens's texture v runs down it: :func:`.glasses_frames.lens_v`)."""
     fr = frame_of(kind)
-    f = _fit(mesh, gender, fr, SIZED.get(kind, (0.0, 0.0)))
+    f = _fit(mesh, gender, fr, sized_of(kind))
     eyes, mid, unit, a, b, z = f["eyes"], f["mid"], f["unit"], f["a"], f["b"], f["z"]
 
     pos: list[np.ndarray] = []

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Frame", "CLASSIC", "FRAMES", "frame_of", "shape_key", "outline", "METAL", "GRADIENT", "SIZED", "lens_v", "rim_point", "nose_pads",
+__all__ = ["Frame", "CLASSIC", "FRAMES", "frame_of", "shape_key", "outline", "METAL", "GRADIENT", "SIZED", "sized_of", "lens_v", "rim_point", "nose_pads",
            "brow_bar", "WIRE", "eased"]
 
 
@@ -126,6 +126,15 @@ def eased(normals: np.ndarray, facing: np.ndarray, share: float = EASE) -> np.nd
 def frame_of(kind: str) -> Frame:
     """The frame a ``glasses`` value wears (``clear`` and ``sunglasses`` the classic one)."""
     return FRAMES.get(kind, CLASSIC)
+
+
+def sized_of(kind: str) -> tuple[float, float]:
+    """How much larger a ``glasses`` value's lenses are cut than its frame's (:data:`SIZED`; none for most).
+
+    >>> sized_of("sunglasses"), sized_of("clear")
+    ((0.2, 0.25), (0.0, 0.0))
+    """
+    return SIZED.get(kind, (0.0, 0.0))
 
 
 def shape_key(kind: str) -> str | bool:
