@@ -247,7 +247,7 @@ def browser_main(seconds: float = 4.0, rounds: int = 3, uncapped: bool = False) 
         return w
 
     loads = [os.getloadavg()[0]]
-    with tempfile.TemporaryDirectory() as tmp, start_chrome(Path(tmp) / "profile",
+    with tempfile.TemporaryDirectory() as tmp, start_chrome(Path(tmp) / "profile", frame_cap=None,
                                                             extra_args=UNCAPPED if uncapped else ()) as browser:
         tmp = Path(tmp)
         root = tmp / "notebooks"

@@ -69,11 +69,51 @@ def chrome_options(chromium: str, profile: str, extra: tuple[str, ...] = ()):
     return o
 
 
+# The pages' animation frames at most this many a second (:data:`FRAME_CAP`): a viewer playing a clip, model-viewer's
+# autoplay and the three.js pages draw a frame every vsync, 60 a second, each drawn by SwiftShader on the CPU. On this
+# 2-core machine test_avatar_viewer_close (six viewers playing the walk) took 51.5 s of the machine's CPU, 36 of them
+# Chromium's, which neither pytest's figures nor ``time`` count (its processes are not pytest's children) and which the
+# other workers wait for. What the browser tests prove is behaviour (keys, layout, closing, colour, a clip's pose), none
+# of it a frame rate; bench/viewer.py, which measures the frame rate, starts its Chromium uncapped (``frame_cap=None``).
+FRAME_CAP_FPS = 15
+# ...as a script run in every page before its own: ``requestAnimationFrame`` callbacks gathered and run together in
+# one of the browser's frames at most every 1/FRAME_CAP_FPS s (each with that frame's time), ``cancelAnimationFrame``
+# taking one back; a callback's error is thrown after the rest have run, as the browser's own frames do.
+FRAME_CAP = """(() => {
+  const step = 1000 / %s, native = window.requestAnimationFrame.bind(window);
+  const waiting = new Map();
+  let next = 1, scheduled = false, last = -Infinity;
+  const run = (t) => {
+    scheduled = false;
+    last = performance.now();
+    const due = [...waiting.values()];
+    waiting.clear();
+    for (const cb of due) {
+      try { cb(t); } catch (e) { setTimeout(() => { throw e; }); }
+    }
+  };
+  window.requestAnimationFrame = function (cb) {
+    const id = next++;
+    waiting.set(id, cb);
+    if (!scheduled) {
+      scheduled = true;
+      const wait = last + step - performance.now();
+      if (wait > 1) setTimeout(() => native(run), wait); else native(run);
+    }
+    return id;
+  };
+  window.cancelAnimationFrame = function (id) { waiting.delete(id); };
+})();"""
+
+
 @contextlib.contextmanager
-def start_chrome(profile: Path, *, performance_log: bool = False, extra_args: tuple[str, ...] = ()):
+def start_chrome(profile: Path, *, performance_log: bool = False, extra_args: tuple[str, ...] = (),
+                 frame_cap: int | None = FRAME_CAP_FPS):
     """A headless Chromium with its own profile folder, quit on leaving and its profile removed (a failed run keeps
     its tests' folders, and a profile says nothing of why it failed; the test skips where there is no Chromium);
-    ``performance_log`` also records the page's network traffic; ``extra_args`` are more command-line flags."""
+    ``performance_log`` also records the page's network traffic; ``extra_args`` are more command-line flags;
+    ``frame_cap``: its pages' animation frames at most this many a second (:data:`FRAME_CAP`), None for the
+    browser's own rate."""
     chromium, driver_path = find_browser()
     if chromium is None or driver_path is None:
         pytest.skip("no Chromium and chromedriver here (apt-get install chromium chromium-driver); browser tests skipped")
@@ -86,6 +126,8 @@ def start_chrome(profile: Path, *, performance_log: bool = False, extra_args: tu
     try:
         driver = webdriver.Chrome(service=Service(driver_path), options=options)
         driver.set_page_load_timeout(60)
+        if frame_cap:
+            driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FRAME_CAP % frame_cap})
         try:
             yield driver
         finally:
