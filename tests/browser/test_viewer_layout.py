@@ -13,7 +13,7 @@ import base64
 
 import pytest
 
-from .conftest import save_artifact, wait
+from .conftest import save_artifact, uncapped, wait
 from .viewer_page import APPS, IN_LAB, avatar_glb, notebook_browser, notebook_server, until
 
 pytestmark = pytest.mark.slow
@@ -80,15 +80,18 @@ def test_the_face_stays_in_view_while_a_face_slider_moves(page, tmp_path):
         name = slider.get_attribute("data-name")
         browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", slider)
         assert browser.execute_script(IN_WINDOW, slider), f"the {name} slider is not in the window"
-        browser.execute_script(WATCH_HEAD, viewer, slider)
-        # Held and dragged across, in one gesture (a range input follows a pointer held down on it).
-        drag = ActionChains(browser, duration=50).move_to_element_with_offset(slider, -slider.size["width"] // 2 + 4, 0)
-        drag.click_and_hold()
-        for _ in range(4):
-            drag.move_by_offset(slider.size["width"] // 5, 0).pause(0.1)
-        drag.release().perform()
-        until(browser, 0, f"JSON.parse(d.morphs || '{{}}')[{name!r}] > 0.5", f"{name} moved")
-        frames = browser.execute_script("window.__wbHead.on = false; return window.__wbHead.frames")
+        # (Every frame the browser draws, not the suite's cap of them: conftest.uncapped.)
+        with uncapped(browser):
+            browser.execute_script(WATCH_HEAD, viewer, slider)
+            # Held and dragged across, in one gesture (a range input follows a pointer held down on it).
+            drag = ActionChains(browser, duration=50).move_to_element_with_offset(slider, -slider.size["width"] // 2 + 4,
+                                                                                  0)
+            drag.click_and_hold()
+            for _ in range(4):
+                drag.move_by_offset(slider.size["width"] // 5, 0).pause(0.1)
+            drag.release().perform()
+            until(browser, 0, f"JSON.parse(d.morphs || '{{}}')[{name!r}] > 0.5", f"{name} moved")
+            frames = browser.execute_script("window.__wbHead.on = false; return window.__wbHead.frames")
         assert len({f["value"] for f in frames}) >= 3, f"{name}: the slider moved in {len(frames)} frames only"
         hidden = [f for f in frames if not f["seen"]]
         assert not hidden, f"moving {name}, the face was out of view: {hidden[:3]}"
@@ -137,12 +140,15 @@ def test_moving_frames_are_lighter_and_the_still_after_them_sharp(page):
     viewer = browser.find_elements("css selector", ".wb-avatar-viewer")[0]
     browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", viewer)
     assert browser.execute_script("return arguments[0].wbViewer.software", viewer), "this Chromium draws with SwiftShader"
-    browser.execute_script(WATCH_RATIO, viewer)
-    drag = ActionChains(browser, duration=30).move_to_element(viewer.find_element("css selector", "canvas")).click_and_hold()
-    for k in range(20):
-        drag.move_by_offset(6 if k < 10 else -6, 0)
-    drag.release().perform()
-    ratios = browser.execute_script("window.__wbRatios.on = false; return window.__wbRatios.ratios")
+    # (At the browser's own pace: the drag's lighter frames follow it, and the suite's cap would set it: conftest.uncapped.)
+    with uncapped(browser):
+        browser.execute_script(WATCH_RATIO, viewer)
+        drag = ActionChains(browser, duration=30).move_to_element(viewer.find_element("css selector", "canvas"))
+        drag.click_and_hold()
+        for k in range(20):
+            drag.move_by_offset(6 if k < 10 else -6, 0)
+        drag.release().perform()
+        ratios = browser.execute_script("window.__wbRatios.on = false; return window.__wbRatios.ratios")
     dpr = browser.execute_script("return devicePixelRatio")
     assert any(r < dpr for r in ratios), f"every frame of the drag was drawn at full resolution: {ratios}"
     until(browser, 0, "v.wbViewer.sharp && !v.wbViewer.dirty && v.wbViewer.renderer.getPixelRatio() === devicePixelRatio",
