@@ -116,13 +116,13 @@ FRAME_CAP = """(() => {
 
 @contextlib.contextmanager
 def uncapped(browser):
-    """The page's frames at the browser's own rate for the block (FRAME_CAP's switch, ``window.wbFrameCap``), capped
-    again after it: for a test of what follows the frames' pace, whose frames the cap would make the pace."""
-    browser.execute_script("window.wbFrameCap = 0;")
+    """The page's frames at the browser's own rate for the block (FRAME_CAP's switch, ``window.wbFrameCap``), its cap as
+    it was after it: for a test of what follows the frames' pace, whose frames the cap would make the pace."""
+    was = browser.execute_script("const was = window.wbFrameCap; window.wbFrameCap = 0; return was;")
     try:
         yield
     finally:
-        browser.execute_script(f"window.wbFrameCap = {FRAME_CAP_FPS};")
+        browser.execute_script("window.wbFrameCap = arguments[0];", was)
 
 
 @contextlib.contextmanager

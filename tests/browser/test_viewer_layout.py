@@ -84,8 +84,8 @@ def test_the_face_stays_in_view_while_a_face_slider_moves(page, tmp_path):
         with uncapped(browser):
             browser.execute_script(WATCH_HEAD, viewer, slider)
             # Held and dragged across, in one gesture (a range input follows a pointer held down on it).
-            drag = ActionChains(browser, duration=50).move_to_element_with_offset(slider, -slider.size["width"] // 2 + 4,
-                                                                                  0)
+            left_end = -slider.size["width"] // 2 + 4
+            drag = ActionChains(browser, duration=50).move_to_element_with_offset(slider, left_end, 0)
             drag.click_and_hold()
             for _ in range(4):
                 drag.move_by_offset(slider.size["width"] // 5, 0).pause(0.1)
