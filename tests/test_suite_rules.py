@@ -5,7 +5,11 @@
 - no test asserts elapsed wall-clock time (``assert time.monotonic() - t ...``): inject the clock;
 - pytest installs nothing with npm (``tools/install_test_tools.py`` does, once per run);
 - a browser test waits for a condition, never for a fixed time: no ``time.sleep`` in ``tests/browser/test_*.py``
-  (``conftest.wait`` and ``viewer_page.until`` poll a condition with a bound).
+  (``conftest.wait`` and ``viewer_page.until`` poll a condition with a bound);
+- a test module imports the test modules of its own folder only (or those of ``tests/``): pytest puts a test file's
+  folder on ``sys.path`` when it collects it, so another folder's module imports only when that folder happened to
+  be collected first, and ``pytest tests/render/test_x.py`` alone, the inner loop's command, fails to import (pass
+  65: ``tests/render/test_ponytail_threejs_review_at.py`` took ``review`` from ``tests/body``).
 """
 
 from __future__ import annotations
@@ -41,3 +45,21 @@ def test_browser_tests_wait_for_conditions():
     found = [f"{p.relative_to(TESTS.parent)}:{n}" for p in sorted((TESTS / "browser").glob("test_*.py"))
              for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if sleeping.search(line)]
     assert not found, "a fixed wait in a browser test (wait for a condition instead): " + ", ".join(found)
+
+
+def imported_elsewhere(path: Path) -> list[str]:
+    """The modules of another test folder that the test module at ``path`` imports (by name: the suite's modules
+    are imported as top-level names).
+
+    >>> imported_elsewhere(TESTS / "test_suite_rules.py"), imported_elsewhere(TESTS / "render" / "test_brows.py")
+    ([], [])
+    """
+    own = {p.stem for p in path.parent.glob("*.py")} | {p.stem for p in TESTS.glob("*.py")}
+    others = {p.stem for p in TESTS.rglob("*.py")} - own
+    return [m for m in re.findall(r"^(?:from|import) (\w+)", path.read_text(encoding="utf-8"), re.M) if m in others]
+
+
+def test_a_test_module_imports_its_own_folders_modules_only():
+    found = [f"{p.relative_to(TESTS.parent)} imports {m}" for p in SOURCES for m in imported_elsewhere(p)]
+    assert not found, "another folder's test module, importable only after that folder is collected: " + \
+        ", ".join(found)

@@ -10,8 +10,8 @@ its edge): its mean luminance (sRGB luma, 0 to 255) over the hair colour's own (
 """
 
 import pytest
+from helpers import random_settings
 from test_bob_threejs_review_u import hair_lift, sheets  # noqa: F401 (sheets: the fixtures below patch it)
-from test_curly_band_review_ab import review
 
 # The sheets' avatars from the run's shared builds and the worker's one three.js page (conftest.py's sheets_built_once,
 # sheets_page_once).
@@ -21,7 +21,8 @@ MOST = 59.0
 
 
 def test_black_ponytail_stays_black_in_threejs(monkeypatch):
-    s = review(4681, 12)
+    # (review AS's sheets' draw, as tests/body/test_curly_band_review_ab.review makes it: a module of another folder)
+    s = random_settings(12, 4681, with_added=True, heads=True, features=True, palettes=True, spread=True)[11]
     assert s["hair"] == {"style": "ponytail", "color": "#272727"}
     lift = hair_lift(s, monkeypatch)
     assert lift <= MOST, round(lift, 1)
