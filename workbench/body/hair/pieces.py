@@ -33,7 +33,7 @@ from .buzz import PAINTED
 from .canon import TUCK, fitted
 from .ends import V_RANGE, end_wisps
 from .head import Head, smoothstep
-from .occlusion import shade, tube
+from .occlusion import hull, shade, tube
 from .outline import CARD_POINT
 from .scalp import shell, split, underlay
 from .styles import STYLES
@@ -133,8 +133,10 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
         # (...and its tie a dark band round it: tail.tied)
         light = tube(merge(parts[1:]).positions, TUBE_DEPTH).astype(np.float32)[:len(parts[1].positions)]
         groups, tail = groups[:1], merge([replace(parts[1], colors=np.repeat(light[:, None], 3, 1)), tied(parts[2])])
-    hair = merge([_shaded(head, merge(group), style, bun=style == "bun" and k == 0) for k, group in enumerate(groups)]
-                 + ([tail] if style == "ponytail" else []))
+    # (The bun's coil, the second group, shaded in its own round, under its own outside: occlusion.hull.)
+    shaded = [_shaded(head, merge(group), style, bun=style == "bun" and k == 0, coil=style == "bun" and k == 1)
+              for k, group in enumerate(groups)]
+    hair = merge(shaded + ([tail] if style == "ponytail" else []))
     hair, soft = _soft_tips(hair, style)
     # (...and under the blended band of hair pulled back an alpha-tested copy of its opaque part, scalp.underlay: last,
     # as alpha-tested triangles draw in any order)
@@ -254,11 +256,14 @@ def _subset(p: Piece, keep: np.ndarray) -> Piece:
                    colors=None if p.colors is None else p.colors[used])
 
 
-def _shaded(head, hair: Piece, style: str, bun: bool = False) -> Piece:
+def _shaded(head, hair: Piece, style: str, bun: bool = False, coil: bool = False) -> Piece:
     """``hair`` with each vertex coloured by its depth in it (:mod:`.occlusion`), and (``bun``: the sleek cards
-    round a bun) by the bun's shade round its base (:func:`.coils.bun_shade`)."""
-    below = hair.positions[:, 1] < head.centre[1]
-    light = shade(head, hair.positions, below, DEPTH[style], FLAT.get(style, 0.0))
+    round a bun) by the bun's shade round its base (:func:`.coils.bun_shade`); ``coil``: a bun's coil, by its depth
+    under its own outside (:func:`.occlusion.hull`)."""
+    if coil:
+        light = hull(hair.positions, DEPTH[style])
+    else:
+        light = shade(head, hair.positions, hair.positions[:, 1] < head.centre[1], DEPTH[style], FLAT.get(style, 0.0))
     if bun:
         light = light * coils.bun_shade(head, hair.positions)
     light = light.astype(np.float32)
