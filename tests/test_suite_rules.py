@@ -49,14 +49,14 @@ def test_browser_tests_wait_for_conditions():
 
 def imported_elsewhere(path: Path) -> list[str]:
     """The modules of another test folder that the test module at ``path`` imports (by name: the suite's modules
-    are imported as top-level names).
+    are imported as top-level names), at the top or inside a function.
 
     >>> imported_elsewhere(TESTS / "test_suite_rules.py"), imported_elsewhere(TESTS / "render" / "test_brows.py")
     ([], [])
     """
     own = {p.stem for p in path.parent.glob("*.py")} | {p.stem for p in TESTS.glob("*.py")}
     others = {p.stem for p in TESTS.rglob("*.py")} - own
-    return [m for m in re.findall(r"^(?:from|import) (\w+)", path.read_text(encoding="utf-8"), re.M) if m in others]
+    return [m for m in re.findall(r"^\s*(?:from|import) (\w+)", path.read_text(encoding="utf-8"), re.M) if m in others]
 
 
 def test_a_test_module_imports_its_own_folders_modules_only():
