@@ -1083,3 +1083,13 @@ def face_hollows(mesh, radius: float = 0.006) -> dict[str, np.ndarray]:
              "socket": lambda e, side: (e[0] + (mid[0] - e[0]) * 0.55, e[1] + 0.002),
              "alar": lambda e, side: (mid[0] + 0.021 * side, tip[1] - 0.006)}
     return {name: np.concatenate([at(*f(e, np.sign(e[0] - mid[0]))) for e in eyes]) for name, f in where.items()}
+
+
+def review(seed: int, index: int) -> dict:
+    """A blind review's #``index`` (its sheets' draw, ``make_review_sheets.py --seed SEED``, reviews before
+    ``LATER_FROM``'s flag): what the review regression files of every test folder measure.
+
+    >>> review(4681, 12)["hair"]
+    {'style': 'ponytail', 'color': '#272727'}
+    """
+    return random_settings(12, seed, with_added=True, heads=True, features=True, palettes=True, spread=True)[index - 1]

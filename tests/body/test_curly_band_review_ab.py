@@ -19,7 +19,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from helpers import random_settings
+from helpers import review
 from test_hairline_band_review_r import SIZE, brows_at, drawn, under_the_cards
 
 from workbench.options.colour import LUMA, srgb_to_linear
@@ -29,11 +29,6 @@ SHOWS = 60.0
 MOST_BAND = 5.0
 # AA #12's layer at least this many L* darker than its skin (main -38.3).
 DARKER = -25.0
-
-
-def review(seed: int, index: int) -> dict:
-    """The review's #``index`` (its sheets' draw: ``make_review_sheets.py --seed SEED``)."""
-    return random_settings(12, seed, with_added=True, heads=True, features=True, palettes=True, spread=True)[index - 1]
 
 
 def lightness(rgb: np.ndarray) -> np.ndarray:

@@ -18,7 +18,7 @@ envelope with the top (main 1.9 to 2.3 cm, now 3.4 to 3.9: the rounding's 0.9 cm
 from functools import cache
 
 import numpy as np
-from test_curly_band_review_ab import review
+from helpers import review
 
 from workbench.body.hair.bake import hair_head
 from workbench.body.hair.canon import fitted

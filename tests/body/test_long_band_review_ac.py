@@ -22,8 +22,9 @@ the light specks under the hairline are counted (:data:`SPECK`).
 from functools import cache
 
 import numpy as np
+from helpers import review
 from scipy.ndimage import median_filter
-from test_curly_band_review_ab import lightness, review
+from test_curly_band_review_ab import lightness
 from test_hairline_band_review_r import COLUMNS, SIZE, brows_at, drawn
 
 from workbench.options.colour import LUMA

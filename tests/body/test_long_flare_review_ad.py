@@ -16,7 +16,7 @@ behind the neck) 9.9; review AC's #4 6.5, #12 5.8; now 4.7, 8.5, 4.4, 3.2. (No b
 from functools import cache
 
 import numpy as np
-from test_curly_band_review_ab import review
+from helpers import review
 
 from workbench.body.hair.bake import hair_head
 from workbench.body.hair.canon import fitted

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from built import sheet_glb_rest as sheet_glb  # one build per run, no face shapes (tests/built.py)
-from test_curly_band_review_ab import review
+from helpers import review
 from test_hands_review_p import HANDS
 from test_smile_surface import facing
 

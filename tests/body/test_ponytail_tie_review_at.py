@@ -23,7 +23,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from test_curly_band_review_ab import review
+from helpers import review
 
 from workbench.body.hair import hair_pieces
 from workbench.body.hair.bake import hair_head

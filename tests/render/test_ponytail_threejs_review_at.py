@@ -10,7 +10,7 @@ its edge): its mean luminance (sRGB luma, 0 to 255) over the hair colour's own (
 """
 
 import pytest
-from helpers import random_settings
+from helpers import review
 from test_bob_threejs_review_u import hair_lift, sheets  # noqa: F401 (sheets: the fixtures below patch it)
 
 # The sheets' avatars from the run's shared builds and the worker's one three.js page (conftest.py's sheets_built_once,
@@ -21,8 +21,7 @@ MOST = 59.0
 
 
 def test_black_ponytail_stays_black_in_threejs(monkeypatch):
-    # (review AS's sheets' draw, as tests/body/test_curly_band_review_ab.review makes it: a module of another folder)
-    s = random_settings(12, 4681, with_added=True, heads=True, features=True, palettes=True, spread=True)[11]
+    s = review(4681, 12)
     assert s["hair"] == {"style": "ponytail", "color": "#272727"}
     lift = hair_lift(s, monkeypatch)
     assert lift <= MOST, round(lift, 1)
