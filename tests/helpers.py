@@ -377,6 +377,27 @@ def mesh_mask(posed, cam, size: int, shows) -> np.ndarray:
                                       for d in posed.draws]), cam, size, lights=UNLIT)[..., 0] > 127
 
 
+def portrait_in(glb: bytes, like: bytes, size: int, yaw: float, background: tuple[int, int, int]) -> np.ndarray:
+    """``glb``'s portrait as :func:`workbench.render.render` draws it in its first clip's first frame (``pose=(glb,
+    0.0)``) at ``yaw``, but turned about ``like``'s pivot and framed on ``like``'s portrait: RGB floats (size, size, 3).
+    Two avatars drawn in one frame (with and without hair, say) differ only where they differ, and a measure in pixels
+    of the hair keeps its scale when a bun over the crown grows the haired portrait's square (``framing.portrait_box``)."""
+    from workbench.render.framing import frame
+    from workbench.render.pictures import SUPERSAMPLE, _max_texture, _model, _pivot, _posed, _shadow, _turned
+    from workbench.render.raster import draw
+
+    def posed(g: bytes):
+        model = _model(g, _max_texture(size), None)
+        return model, _posed(model, (g, 0.0))
+
+    framing = posed(like)[1]
+    pivot = _pivot(framing)
+    cam = frame(_turned(framing, yaw, pivot, 0.0), "portrait")
+    model, p = posed(glb)
+    p = _turned(p, yaw, pivot, 0.0)
+    return draw(p, cam, size, ss=SUPERSAMPLE, background=background, shadow=_shadow(model, p, "auto"))[..., :3].astype(float)
+
+
 def teeth_mask(glb: bytes, cam, size: int) -> tuple[np.ndarray, float]:
     """(where the Teeth mesh shows, a (size, size) bool mask, and the millimetres a pixel spans at the teeth's front):
     ``glb`` in its first clip's first frame drawn unlit by ``cam`` at ``size`` px, the Teeth mesh white and everything

@@ -61,17 +61,21 @@ def _preview(k: int, style: str, skin: str):
     return _posed(Model(build_avatar(_settings(k, style, skin), ModelOptions())), "preview")
 
 
-def _picture(k: int, style: str, skin: str, yaw: float) -> np.ndarray:
-    posed = _preview(k, style, skin)
-    posed = _turned(posed, yaw, _pivot(posed), 0.0)
-    return draw(posed, frame(posed, "portrait"), SIZE, background=(255, 255, 255))[..., :3].astype(float)
+def _picture(k: int, style: str, skin: str, yaw: float, framed: str) -> np.ndarray:
+    """Random body ``k`` in ``style`` and ``skin`` from ``yaw``, framed as a portrait of it in ``framed`` (the bald
+    pictures turned and framed as the haired: a bun over the crown frames the portrait higher)."""
+    at = _preview(k, framed, SKINS[0])
+    pivot = _pivot(at)
+    posed = _turned(_preview(k, style, skin), yaw, pivot, 0.0)
+    return draw(posed, frame(_turned(at, yaw, pivot, 0.0), "portrait"), SIZE,
+                background=(255, 255, 255))[..., :3].astype(float)
 
 
 @cache
 def coverage(k: int, style: str, yaw: float) -> np.ndarray:
     """The hair's coverage per pixel (0..1): the haired pictures' difference over two skins over the bald ones'."""
-    hair = _picture(k, style, SKINS[0], yaw) - _picture(k, style, SKINS[1], yaw)
-    skin = _picture(k, "none", SKINS[0], yaw) - _picture(k, "none", SKINS[1], yaw)
+    hair = _picture(k, style, SKINS[0], yaw, style) - _picture(k, style, SKINS[1], yaw, style)
+    skin = _picture(k, "none", SKINS[0], yaw, style) - _picture(k, "none", SKINS[1], yaw, style)
     shown = np.abs(skin).sum(2)
     return np.where(shown > 60, 1 - np.clip(np.abs(hair).sum(2) / np.maximum(shown, 1e-9), 0, 1), np.nan)
 

@@ -25,11 +25,10 @@ from functools import cache
 import numpy as np
 import pytest
 from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
-from helpers import random_settings
+from helpers import portrait_in, random_settings
 from scipy import ndimage
 
 from workbench.options import ModelOptions, normalize_avatar_settings
-from workbench.render import render
 
 SEED = 4623
 BUNS, PONYTAIL = (4, 5), 10
@@ -45,15 +44,18 @@ MOST_STREAKS = 3.0
 LUMA = np.array([0.2126, 0.7152, 0.0722])
 
 
+def _glb(index: int, style: str) -> bytes:
+    raw = random_settings(12, SEED)[index - 1]
+    s = normalize_avatar_settings(dict(raw, hair=dict(raw["hair"], style=style)))
+    return build_avatar(s, ModelOptions(lod=0, animations=("idle",)))
+
+
 @cache
 def _view(index: int, style: str, yaw: float) -> np.ndarray:
     """Avatar ``index`` (1-based) of review M's draw with hair ``style`` (its own, or ``none``): its portrait at
-    ``yaw`` as the review sheets draw it (LOD 0, the idle's first frame), RGB floats."""
-    raw = random_settings(12, SEED)[index - 1]
-    s = normalize_avatar_settings(dict(raw, hair=dict(raw["hair"], style=style)))
-    g = build_avatar(s, ModelOptions(lod=0, animations=("idle",)))
-    im = render(g, size=SIZE, camera="portrait", background=BACKGROUND, pose=(g, 0.0), yaw_deg=yaw)
-    return np.asarray(im.convert("RGB")).astype(float)
+    ``yaw`` as the review sheets draw it (LOD 0, the idle's first frame), framed as the bald avatar's (a bun over the
+    crown grows its own portrait's square, and the hair's measures, in pixels, are of the review's scale), RGB floats."""
+    return portrait_in(_glb(index, style), _glb(index, "none"), SIZE, yaw, BACKGROUND)
 
 
 def _blur(x: np.ndarray, mask: np.ndarray, sigma: float) -> np.ndarray:

@@ -24,11 +24,10 @@ from functools import cache
 import numpy as np
 import pytest
 from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
-from helpers import random_settings
+from helpers import portrait_in, random_settings
 from scipy import ndimage
 
 from workbench.options import ModelOptions, normalize_avatar_settings
-from workbench.render import render
 
 SEED = 4628
 BUNS = (1, 5)
@@ -49,12 +48,14 @@ LEAST = {1: 0.51, 5: 0.69}
 @cache
 def _view(index: int, color: str | None, yaw: float = YAW) -> np.ndarray:
     """Review R's avatar ``index`` (1-based) with its hair in ``color`` (None: its own): its portrait at ``yaw`` (the
-    3/4 one unless told), RGB floats."""
+    3/4 one unless told), framed as the same avatar's bald (a bun over the crown grows its own portrait's square, and
+    the strands' correlation, in pixels, is of the review's scale), RGB floats."""
     raw = random_settings(12, SEED, with_added=True)[index - 1]
     s = normalize_avatar_settings(dict(raw, hair=dict(raw["hair"], color=color or raw["hair"]["color"])))
     g = build_avatar(s, ModelOptions(lod=0, animations=("idle",)))
-    im = render(g, size=SIZE, camera="portrait", background=BACKGROUND, pose=(g, 0.0), yaw_deg=yaw)
-    return np.asarray(im.convert("RGB")).astype(float)
+    bald = build_avatar(normalize_avatar_settings(dict(raw, hair=dict(raw["hair"], style="none"))),
+                        ModelOptions(lod=0, animations=("idle",)))
+    return portrait_in(g, bald, SIZE, yaw, BACKGROUND)
 
 
 def strand_correlation(image: np.ndarray, hair: np.ndarray, along: int = ALONG) -> float:

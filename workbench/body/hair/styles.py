@@ -103,14 +103,18 @@ ROOTS = {"short": (1500, 640), "long": (1450, 490), "bun": (975, 315), "ponytail
 
 
 def _gathered(head: Head, roots: np.ndarray, rng: np.random.Generator, lod: int, toward: np.ndarray,
-              reach: float, style: str, line=None) -> Strands:
+              reach: float, style: str, line=None, swept: np.ndarray | None = None) -> Strands:
     """Hair pulled back sleek towards the direction ``toward`` from the head's centre (a bun's base, a ponytail's
     tie), lying close over the scalp and stopping where it meets the gathered part (``d @ toward > reach``); stacked
-    by its roots' place under ``line`` (polar degrees by azimuth; the style's rootline by default)."""
+    by its roots' place under ``line`` (polar degrees by azimuth; the style's rootline by default). With ``swept`` (a
+    direction), hair low on the head (:data:`~.coils.BUN_SWEEP`) is combed towards it first: back before it rises."""
     S = len(roots)
 
     def field(s, d, p, i):
-        return tangent(d, toward - d)
+        if swept is None:
+            return tangent(d, toward - d)
+        low = smoothstep(coils.BUN_SWEEP[1], coils.BUN_SWEEP[2], np.degrees(np.arccos(np.clip(d[:, 1], -1, 1))))
+        return tangent(d, toward + low[:, None] * (swept - toward) - d)
 
     # Each card at its own height all along (its layer): rising off the head along its first centimetres, as other
     # styles' cards do, each crossed those it passed over, and the two cut through each other in triangles of either
@@ -156,14 +160,15 @@ def _sleek_roots(head: Head, style: str, lod: int, seed: int) -> tuple[np.ndarra
 
 
 def _sleek_cards(head: Head, style: str, lod: int, seed: int, rng: np.random.Generator, toward: np.ndarray,
-                 reach: float) -> Strands:
-    """The sleek cards of ``style`` combed towards ``toward`` (:func:`_gathered`): those rooted above
-    :data:`NAPE_LINE` drawn from ``rng``, the nape's below it from their own stream (:data:`NAPE_SEED`)."""
+                 reach: float, swept: np.ndarray | None = None) -> Strands:
+    """The sleek cards of ``style`` combed towards ``toward`` (:func:`_gathered`, low on the head towards ``swept``
+    first, if given): those rooted above :data:`NAPE_LINE` drawn from ``rng``, the nape's below it from their own
+    stream (:data:`NAPE_SEED`)."""
     above, nape = _sleek_roots(head, style, lod, seed)
-    top = _gathered(head, above, rng, lod, toward, reach, style, _nape_line)
+    top = _gathered(head, above, rng, lod, toward, reach, style, _nape_line, swept)
     if not len(nape):
         return replace(top, width=sleek.converging(top.pts, head.centre, toward, top.width, 0.3))
-    low = _gathered(head, nape, np.random.default_rng(NAPE_SEED), lod, toward, reach, style)
+    low = _gathered(head, nape, np.random.default_rng(NAPE_SEED), lod, toward, reach, style, swept=swept)
     pts = np.concatenate([top.pts, low.pts])
     # (...all narrowing where they converge on the bun or the tie, the nape's with the rest: sleek.converging)
     return Strands(pts, np.concatenate([top.nrm, low.nrm]), np.concatenate([top.hanging, low.hanging]),
@@ -180,7 +185,8 @@ def _combed(toward: np.ndarray):
 
 def _bun(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     rng = np.random.default_rng(63)
-    cards = _sleek_cards(head, "bun", lod, 63, rng, coils.bun_axis(head), np.cos(coils.bun_base_angle(head)))
+    cards = _sleek_cards(head, "bun", lod, 63, rng, coils.bun_axis(head), np.cos(coils.bun_base_angle(head)),
+                         coils.bun_swept())
     wraps = coils.bun_coil(head, rng, 8 if lod == 0 else 5, 72 if lod == 0 else 40)
     # Short baby hairs at the hairline, combed back with the rest (:func:`_combed`).
     wisps = edge_wisps(head, "bun", rng, 110 if lod == 0 else 50, 0.012, _combed(coils.bun_axis(head)), skip=EAR_WISPS)
