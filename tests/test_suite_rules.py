@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -47,6 +48,22 @@ def test_browser_tests_wait_for_conditions():
     assert not found, "a fixed wait in a browser test (wait for a condition instead): " + ", ".join(found)
 
 
+def imports(source: str) -> list[str]:
+    r"""The top-level names of the modules ``source`` imports, at its top or inside a function (read as Python, so
+    a docstring's text is not an import, and ``import os, x`` names both).
+
+    >>> imports('import os, test_x\nfrom test_y import z\nfrom . import w\ndef f():\n    "import no"\n    import test_v as v')
+    ['os', 'test_x', 'test_y', 'test_v']
+    """
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [a.name.split(".")[0] for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.append(node.module.split(".")[0])
+    return found
+
+
 def imported_elsewhere(path: Path) -> list[str]:
     """The modules of another test folder that the test module at ``path`` imports (by name: the suite's modules
     are imported as top-level names), at the top or inside a function.
@@ -56,10 +73,28 @@ def imported_elsewhere(path: Path) -> list[str]:
     """
     own = {p.stem for p in path.parent.glob("*.py")} | {p.stem for p in TESTS.glob("*.py")}
     others = {p.stem for p in TESTS.rglob("*.py")} - own
-    return [m for m in re.findall(r"^\s*(?:from|import) (\w+)", path.read_text(encoding="utf-8"), re.M) if m in others]
+    return [m for m in imports(path.read_text(encoding="utf-8")) if m in others]
+
+
+def test_the_import_rule_sees_another_folders_module():
+    """Pass 65's case: a module in tests/render importing, inside a test, a module only tests/body has."""
+    path = TESTS / "render" / "test_brows.py"
+    body_only = sorted({p.stem for p in (TESTS / "body").glob("test_*.py")} - {p.stem for p in path.parent.glob("*.py")})
+    source = f"import numpy as np\n\n\ndef test_x():\n    from {body_only[0]} import review\n"
+    own = {p.stem for p in path.parent.glob("*.py")} | {p.stem for p in TESTS.glob("*.py")}
+    assert [m for m in imports(source) if m in {p.stem for p in TESTS.rglob("*.py")} - own] == [body_only[0]]
 
 
 def test_a_test_module_imports_its_own_folders_modules_only():
     found = [f"{p.relative_to(TESTS.parent)} imports {m}" for p in SOURCES for m in imported_elsewhere(p)]
     assert not found, "another folder's test module, importable only after that folder is collected: " + \
         ", ".join(found)
+
+
+def test_no_two_folders_hold_a_test_module_of_one_name():
+    """The suite's modules are imported by their names alone (each folder on ``sys.path``, no packages): two
+    ``test_x.py`` in two folders collide when both are collected, and one name could be imported from either."""
+    seen: dict[str, list[str]] = {}
+    for p in TESTS.rglob("test_*.py"):
+        seen.setdefault(p.stem, []).append(str(p.parent.relative_to(TESTS.parent)))
+    assert not {k: v for k, v in seen.items() if len(v) > 1}

@@ -128,7 +128,9 @@ def hull(positions: np.ndarray, depth: float) -> np.ndarray:
     hair on the head (:func:`shade`: heights over the head's envelope, cell by cell), a coil standing 4 cm over the
     head was all under its own top: 0.45, its darkest, on nine vertices in ten, a dark blob the cap's colour darkened
     (blind review AW's "olive cap"; a blind A/B of pass 65's higher bun: "a separate blob ... in a darker or greyer
-    shade"). Its turns' outsides lie on the hull; the grooves between them and its inner layer under it.
+    shade"). Its turns' outsides lie on the hull; the grooves between them and its inner layer under it. (The hull needs
+    at least four points not all in one plane, as scipy's qhull does: a coil's 600 to 1,700 spread in three
+    dimensions.)
 
     >>> import numpy as np
     >>> import itertools

@@ -138,7 +138,9 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
         # (...and its tie a dark band round it: tail.tied)
         light = tube(merge(parts[1:]).positions, TUBE_DEPTH).astype(np.float32)[:len(parts[1].positions)]
         groups, tail = groups[:1], merge([replace(parts[1], colors=np.repeat(light[:, None], 3, 1)), tied(parts[2])])
-    # (The bun's coil, the second group, shaded in its own round, under its own outside: occlusion.hull.)
+    # (The bun's coil, the second group, shaded in its own round, under its own outside: occlusion.hull. A bun's groom
+    # is its sleek cards and one extra, the coil: styles._bun.)
+    assert style != "bun" or len(groups) == 2, "a bun's groups: its sleek cards and its coil"
     shaded = [_shaded(head, merge(group), style, bun=style == "bun" and k == 0, coil=style == "bun" and k == 1)
               for k, group in enumerate(groups)]
     hair = merge(shaded + ([tail] if style == "ponytail" else []))
