@@ -274,7 +274,11 @@ def _shaded(head, hair: Piece, style: str, bun: bool = False, coil: bool = False
     if coil:
         light = hull(hair.positions, DEPTH[style])
     else:
-        light = shade(head, hair.positions, hair.positions[:, 1] < head.centre[1], DEPTH[style], FLAT.get(style, 0.0))
+        # (Hair pulled back lies on the head all over, the nape's too: shaded as hanging under the skull's centre, by
+        # distances from the vertical through it, the hair curving in to the nape lay "under" the back of the head's
+        # and drew a dark band across it from the ears down, its top a hard line.)
+        hanging = np.zeros(len(hair.positions), bool) if style in SLEEK else hair.positions[:, 1] < head.centre[1]
+        light = shade(head, hair.positions, hanging, DEPTH[style], FLAT.get(style, 0.0))
     if bun:
         light = light * coils.bun_shade(head, hair.positions)
     light = light.astype(np.float32)

@@ -1,0 +1,43 @@
+"""Hair pulled back, its nape in the light of the rest (pass 66's blind A/B of the higher bun: "from behind a broad band
+of darker, shaved-looking hair below [the bun] that ends in a hard horizontal line", #5 and #6): the sleek cards were
+shaded as hair hanging past the head under the skull's centre (:func:`workbench.body.hair.occlusion.shade`: by their
+distance from the vertical through it, row by row), and the hair curving in to the nape lay "under" the back of the
+head's: a dark band from the ears' height down, its top a straight line. They lie on the head all over and are shaded
+by their heights over it (``pieces._shaded``).
+
+Measured on the cards that lie on the scalp (``Hair_Sleek``) at the back (azimuths past 120 degrees from the face): the
+median vertex light of those within 4 cm under the skull's centre against those within 4 cm over it, at least
+:data:`LEAST_NAPE` (on main 0.49 to 0.87 for the bun and the ponytail on both heads, LOD 0 and 1; 1.02 to 1.04 now).
+"""
+
+import numpy as np
+import pytest
+from helpers import body_of
+
+from workbench.body.hair import hair_pieces
+from workbench.body.hair.bake import hair_head
+
+LEAST_NAPE = 0.95
+BAND = 0.04
+
+
+def nape_over_crown(style: str, gender: str, lod: int) -> float:
+    """The nape's median light over the back's above the skull's centre (see the module's text)."""
+    mesh = body_of(gender)
+    head = hair_head(mesh, None)
+    lie = hair_pieces(mesh, style, lod, sleek=True)["Hair_Sleek"]
+    rel = lie.positions.astype(np.float64) - head.centre
+    back = np.degrees(np.abs(np.arctan2(rel[:, 0], rel[:, 2]))) > 120
+    below = back & (rel[:, 1] < 0) & (rel[:, 1] > -BAND)
+    above = back & (rel[:, 1] >= 0) & (rel[:, 1] < BAND)
+    assert below.sum() > 100 and above.sum() > 300, (int(below.sum()), int(above.sum()))
+    light = lie.colors[:, 0]
+    return float(np.median(light[below]) / np.median(light[above]))
+
+
+@pytest.mark.parametrize("lod", [0, 1])
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+@pytest.mark.parametrize("style", ["bun", "ponytail"])
+def test_the_nape_of_hair_pulled_back_is_not_a_dark_band(style, gender, lod):
+    ratio = nape_over_crown(style, gender, lod)
+    assert ratio >= LEAST_NAPE, round(ratio, 3)
