@@ -9,7 +9,9 @@ as tall as the masculine one).
 Measured on the front portrait (the service's portrait camera, 512 px, the idle clip's first frame; without glasses,
 so nothing lies over the brows) of AH's three light-haired faces on pale skin (#5 masculine, #6 and #7 feminine): the
 brow's ink, per column over the middle half of each brow's length, the sum of how far each pixel from 4 rows over the
-brow to 4 rows under it is darker than the forehead 8 to 14 rows above the brow (luma levels, 8-bit). On main
+brow to 4 rows under it is darker than the forehead 8 to 14 rows above the brow (luma levels, 8-bit), framed as the
+face bald (#7's bun over the crown, since pass 66, grows its own portrait's square by a tenth, and the ink, in pixels,
+with it: 599 against 691). On main
 (cb8b2658) #5 870 and 1,099, #6 395 and 508, #7 456 and 553; now 998 and 1,216, 600 and 760, 691 and 806.
 """
 
@@ -30,7 +32,8 @@ LUMA = np.array([0.2126, 0.7152, 0.0722])
 def inks(index: int) -> list[float]:
     """Each brow's ink per column (see the module's text) on review AH's #``index`` without glasses."""
     draw = random_settings(12, 4651, with_added=True, heads=True, features=True, palettes=True, spread=True)
-    lit, masks = portrait_masks(sheet_glb(dict(draw[index - 1], glasses="none")))
+    s = dict(draw[index - 1], glasses="none")
+    lit, masks = portrait_masks(sheet_glb(s), sheet_glb(dict(s, hair=dict(s["hair"], style="none"))))
     eyes, brows = masks["Eyes"], masks["Eyebrows"]
     lum = lit @ LUMA
     columns = np.arange(SIZE)
