@@ -64,16 +64,16 @@ def imports(source: str) -> list[str]:
     return found
 
 
-def imported_elsewhere(path: Path) -> list[str]:
-    """The modules of another test folder that the test module at ``path`` imports (by name: the suite's modules
-    are imported as top-level names), at the top or inside a function.
+def imported_elsewhere(path: Path, source: str | None = None) -> list[str]:
+    """The modules of another test folder that the test module at ``path`` (its text, or ``source`` read as if it were
+    there) imports (by name: the suite's modules are imported as top-level names), at the top or inside a function.
 
     >>> imported_elsewhere(TESTS / "test_suite_rules.py"), imported_elsewhere(TESTS / "render" / "test_brows.py")
     ([], [])
     """
     own = {p.stem for p in path.parent.glob("*.py")} | {p.stem for p in TESTS.glob("*.py")}
     others = {p.stem for p in TESTS.rglob("*.py")} - own
-    return [m for m in imports(path.read_text(encoding="utf-8")) if m in others]
+    return [m for m in imports(path.read_text(encoding="utf-8") if source is None else source) if m in others]
 
 
 def test_the_import_rule_sees_another_folders_module():
@@ -81,8 +81,7 @@ def test_the_import_rule_sees_another_folders_module():
     path = TESTS / "render" / "test_brows.py"
     body_only = sorted({p.stem for p in (TESTS / "body").glob("test_*.py")} - {p.stem for p in path.parent.glob("*.py")})
     source = f"import numpy as np\n\n\ndef test_x():\n    from {body_only[0]} import review\n"
-    own = {p.stem for p in path.parent.glob("*.py")} | {p.stem for p in TESTS.glob("*.py")}
-    assert [m for m in imports(source) if m in {p.stem for p in TESTS.rglob("*.py")} - own] == [body_only[0]]
+    assert imported_elsewhere(path, source) == [body_only[0]]
 
 
 def test_a_test_module_imports_its_own_folders_modules_only():
@@ -92,8 +91,9 @@ def test_a_test_module_imports_its_own_folders_modules_only():
 
 
 def test_no_two_folders_hold_a_test_module_of_one_name():
-    """The suite's modules are imported by their names alone (each folder on ``sys.path``, no packages): two
-    ``test_x.py`` in two folders collide when both are collected, and one name could be imported from either."""
+    """The suite's modules are imported by their names alone (each folder without an ``__init__.py`` put on
+    ``sys.path``, rootdir-relative): two ``test_x.py`` in two folders collide when both are collected, and one name
+    could be imported from either."""
     seen: dict[str, list[str]] = {}
     for p in TESTS.rglob("test_*.py"):
         seen.setdefault(p.stem, []).append(str(p.parent.relative_to(TESTS.parent)))

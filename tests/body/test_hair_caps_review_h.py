@@ -36,10 +36,12 @@ from workbench.body.skin import skin_texture
 from workbench.options import normalize_avatar_settings
 
 MOST_TEMPLE_HEIGHT = 0.0062
-# (0.0006 until pass 66's higher bun, coils.BUN_AT: its cards cross the back of the head up over the crown, where the
-# fitting to each head (canon.fitted) leaves a single vertex half a millimetre low here and there, the median 0.00064
-# (0.00044 before); the rise this test was written against, along a card's first centimetres, was 1.5 mm. Review R's
-# strands, which those crossings would break into dashes, hold: tests/render/test_sleek_dashes_review_r.py.)
+# (0.0006 until pass 66's higher bun, coils.BUN_AT: the back's cards now run some 3 cm further, up over the crown, and
+# wander about their height along their length a little more (each card's height's spread, median 0.22 mm at the back
+# against 0.14 before), the median rise 0.00064 (0.00044 before). None rises off the head from its root, the defect
+# this test was written against (1.5 mm along a card's first centimetres): the back's cards' median height against their
+# root's within 0.1 mm at every row, none with its root its lowest vertex. Review R's strands, which cards cutting
+# through one another would break into dashes, hold: tests/render/test_sleek_dashes_review_r.py.)
 MOST_CARD_RISE = 0.0007
 CROWN = 0.5
 LEAST_TAIL_LIGHT = 0.58

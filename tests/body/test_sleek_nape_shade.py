@@ -7,7 +7,8 @@ by their heights over it (``pieces._shaded``).
 
 Measured on the cards that lie on the scalp (``Hair_Sleek``) at the back (azimuths past 120 degrees from the face): the
 median vertex light of those within 4 cm under the skull's centre against those within 4 cm over it, at least
-:data:`LEAST_NAPE` (on main 0.49 to 0.87 for the bun and the ponytail on both heads, LOD 0 and 1; 1.02 to 1.04 now).
+:data:`LEAST_NAPE` (0.49 to 0.86 for the bun and the ponytail on both heads, LOD 0 and 1, just before the change; on
+pass 65's main, its bun lower, 0.55 to 0.88; 1.02 to 1.05 now).
 """
 
 import numpy as np

@@ -1,6 +1,7 @@
 """Blind review M's slicked-back caps (issue 46, defect 2, seed 4623's buns #4 and #5 and ponytail #10: "extruded
 strips with glossy banding ... chunky extruded strips with specular streaks in the 3/4 view, like clay rather than
-hair"), measured in the service's portraits (:func:`workbench.render.render`) of those avatars, from the front and
+hair"), measured in the service's portraits (:func:`workbench.render.render`; the bald avatar drawn in the haired one's
+frame, ``helpers.portrait_in``) of those avatars, from the front and
 at 3/4 (35 degrees).
 
 The hair's pixels: where the avatar with its hair differs from the same avatar bald (:data:`HAIR_DIFF`), kept
@@ -53,9 +54,11 @@ def _glb(index: int, style: str) -> bytes:
 @cache
 def _view(index: int, style: str, yaw: float) -> np.ndarray:
     """Avatar ``index`` (1-based) of review M's draw with hair ``style`` (its own, or ``none``): its portrait at
-    ``yaw`` as the review sheets draw it (LOD 0, the idle's first frame), framed as the bald avatar's (a bun over the
-    crown grows its own portrait's square, and the hair's measures, in pixels, are of the review's scale), RGB floats."""
-    return portrait_in(_glb(index, style), _glb(index, "none"), SIZE, yaw, BACKGROUND)
+    ``yaw`` as the review sheets draw it (LOD 0, the idle's first frame), framed as the avatar with its own hair is (a
+    bun over the crown grows its portrait's square: the bald avatar drawn in its own frame no longer lay under the
+    hair), RGB floats."""
+    own = random_settings(12, SEED)[index - 1]["hair"]["style"]
+    return portrait_in(_glb(index, style), _glb(index, own), SIZE, yaw, BACKGROUND)
 
 
 def _blur(x: np.ndarray, mask: np.ndarray, sigma: float) -> np.ndarray:

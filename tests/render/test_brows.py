@@ -32,14 +32,11 @@ def avatar(gender: str, style: str, hair: str, skin: str, lod: int = 0) -> bytes
                         ModelOptions(lod=lod, animations=("idle",)))
 
 
-def portrait_masks(glb: bytes, like: bytes | None = None):
-    """The lit portrait (idle pose), a mask of the Eyebrows mesh and of the Eyes mesh in it; framed on ``like``'s
-    portrait if given (the same avatar bald: a bun over the crown grows the haired portrait's square, and a measure in
-    pixels of the face would change with the hair)."""
+def portrait_masks(glb: bytes):
+    """The lit portrait (idle pose), a mask of the Eyebrows mesh and of the Eyes mesh in it."""
     model = Model(glb)
     posed = model.posed(Clip(model), 0.0)
-    framing = Model(like) if like is not None else None
-    cam = frame(framing.posed(Clip(framing), 0.0) if framing is not None else posed, "portrait")
+    cam = frame(posed, "portrait")
     lit = draw(posed, cam, SIZE, background=(236, 238, 242))[..., :3].astype(float)
     masks = {}
     for name in ("Eyebrows", "Eyes"):

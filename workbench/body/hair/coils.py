@@ -41,10 +41,11 @@ from .head import Head, directions, hairline, rootline, smoothstep
 # (38 degrees from 60 since pass 66: at 60 the bun sat behind the head, hidden from the front, and a bun read as
 # slicked-back short hair; judged blind, the higher preferred 6 of 6, docs/avatars.md "Pass 65".)
 BUN_AT = (180.0, 38.0)
-# ...and the hair low on the head swept back before it rises to it: below the second figure's polar degrees, more and
-# more to the third's, combed towards the back of the head at the first figure's polar angle (the bun's old place).
-# Combed straight up to the higher bun, the cards over the ears rose from their roots and left a band of skin over the
-# ear (tests/body/test_hair_review_g.py's ear gap 8.1 to 8.6 degrees against 7.5).
+# ...and the hair low on the head swept back before it rises to it: from the second figure's polar degrees (from the
+# crown) down, more and more, fully from the third's, it is combed towards the back of the head at the first figure's
+# polar angle (the bun's old place) before it turns up to the bun. Combed straight up to the higher bun, the cards over
+# the ears rose from their roots and left a band of skin over the ear (tests/body/test_hair_review_g.py's ear gap, 8.1
+# to 8.6 degrees against 7.5).
 BUN_SWEEP = (60.0, 60.0, 90.0)
 BUN_RADIUS = 0.42
 BUN_TURNS = 2.3
@@ -98,9 +99,16 @@ def bun_axis(head: Head) -> np.ndarray:
     return directions(np.array([BUN_AT[0]]), np.array([BUN_AT[1]]))[0]
 
 
-def bun_swept() -> np.ndarray:
-    """The direction the bun's sleek hair low on the head is combed towards first (:data:`BUN_SWEEP`)."""
-    return directions(np.array([BUN_AT[0]]), np.array([BUN_SWEEP[0]]))[0]
+def bun_swept() -> tuple[np.ndarray, float, float]:
+    """Where the bun's sleek hair low on the head is combed first (:data:`BUN_SWEEP`): the direction, and the polar
+    angles (degrees from the crown) from which and by which it is (the same on every head: directions about the
+    skull's centre).
+
+    >>> aim, start, full = bun_swept()
+    >>> aim.round(3).tolist(), start, full
+    ([0.0, 0.5, -0.866], 60.0, 90.0)
+    """
+    return directions(np.array([BUN_AT[0]]), np.array([BUN_SWEEP[0]]))[0], BUN_SWEEP[1], BUN_SWEEP[2]
 
 
 def bun_base_angle(head: Head) -> float:

@@ -85,11 +85,6 @@ LIE = 0.01
 # either side; the outline of views from the front, from behind and at 35 degrees from either) and within this polar
 # angle of the crown (the outline over the top). All backed, the cards took a bun's LOD 1 over its budget (LOD1_BUDGET).
 BACKED = (45.0, 135.0, 35.0)
-# ...but not a bun's cards under its coil: those within this share of the bun's base angle of its axis (the coil's rim
-# stands at about 1.4 of it, a few millimetres over them, and covers them from every view). Backed, with the bun high
-# over the crown (coils.BUN_AT), the cards gathering under it took its LOD 1 to 5,092 triangles, past LOD1_BUDGET (4,995
-# with this and coils.BUN_SWEEP).
-UNDER_BUN = 1.35
 # Styles whose cards over the head are drawn with both faces lit as the front (:func:`over_head`): the bob's cards
 # root all over the scalp, each at its own height, and where a view ray grazing the head's outline passed between
 # the outermost cards near it, it met an outer card's back beyond the outline. Double-sided, that back was drawn with
@@ -169,7 +164,7 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
     out["Hair_Fringe"] = merge(fringe)
     if sleek and style in SLEEK:
         out["Hair"], lie = lying(out["Hair"], head)
-        out["Hair_Sleek"] = backed(lie, head, style)
+        out["Hair_Sleek"] = backed(lie, head)
     elif sleek and style in TWO_SIDED:
         out["Hair"], over = over_head(out["Hair"], head)
         out["Hair_Sleek"] = replace(over, indices=np.concatenate([over.indices, over.indices[:, ::-1]]))
@@ -200,11 +195,10 @@ def over_head(hair: Piece, head: Head) -> tuple[Piece, Piece]:
     return _subset(hair, ~on), _subset(hair, on)
 
 
-def backed(lie: Piece, head: Head, style: str = "") -> Piece:
+def backed(lie: Piece, head: Head) -> Piece:
     """``lie`` (a sleek style's single-sided cards on the scalp) and after it a copy, wound the other way, of its
     triangles where the previews' views see the head's outline (:data:`BACKED`): the cards' backs, lit as their fronts
-    (the same outward normals). A bun's cards under its coil (within :data:`UNDER_BUN` of its base's angle from its
-    axis) are not backed: there the outline is the coil's.
+    (the same outward normals).
 
     A view ray grazing the head at the outline passes over the cards twice, going in and coming out. Single-sided, only
     the first crossing drew, and where it passed over a lower lock (the locks lie a few millimetres in and out,
@@ -216,9 +210,6 @@ def backed(lie: Piece, head: Head, style: str = "") -> Piece:
     az = np.abs(np.degrees(np.arctan2(rel[:, 0], rel[:, 2])))
     polar = np.degrees(np.arccos(np.clip(rel[:, 1] / np.maximum(np.linalg.norm(rel, axis=1), 1e-12), -1, 1)))
     seen = ((az >= BACKED[0]) & (az <= BACKED[1])) | (polar <= BACKED[2])
-    if style == "bun":
-        under = rel @ coils.bun_axis(head) > np.cos(UNDER_BUN * coils.bun_base_angle(head)) * np.linalg.norm(rel, axis=1)
-        seen &= ~under
     return replace(lie, indices=np.concatenate([lie.indices, lie.indices[seen][:, ::-1]]))
 
 

@@ -103,18 +103,21 @@ ROOTS = {"short": (1500, 640), "long": (1450, 490), "bun": (975, 315), "ponytail
 
 
 def _gathered(head: Head, roots: np.ndarray, rng: np.random.Generator, lod: int, toward: np.ndarray,
-              reach: float, style: str, line=None, swept: np.ndarray | None = None) -> Strands:
+              reach: float, style: str, line=None, swept: tuple[np.ndarray, float, float] | None = None) -> Strands:
     """Hair pulled back sleek towards the direction ``toward`` from the head's centre (a bun's base, a ponytail's
     tie), lying close over the scalp and stopping where it meets the gathered part (``d @ toward > reach``); stacked
     by its roots' place under ``line`` (polar degrees by azimuth; the style's rootline by default). With ``swept`` (a
-    direction), hair low on the head (:data:`~.coils.BUN_SWEEP`) is combed towards it first: back before it rises."""
+    direction and two polar angles, degrees from the crown), hair low on the head is combed towards that direction
+    first, more and more from the first angle down, fully from the second (:func:`~.coils.bun_swept`): back before it
+    rises."""
     S = len(roots)
 
     def field(s, d, p, i):
         if swept is None:
             return tangent(d, toward - d)
-        low = smoothstep(coils.BUN_SWEEP[1], coils.BUN_SWEEP[2], np.degrees(np.arccos(np.clip(d[:, 1], -1, 1))))
-        return tangent(d, toward + low[:, None] * (swept - toward) - d)
+        aim, start, full = swept
+        low = smoothstep(start, full, np.degrees(np.arccos(np.clip(d[:, 1], -1, 1))))
+        return tangent(d, toward + low[:, None] * (aim - toward) - d)
 
     # Each card at its own height all along (its layer): rising off the head along its first centimetres, as other
     # styles' cards do, each crossed those it passed over, and the two cut through each other in triangles of either
@@ -160,7 +163,7 @@ def _sleek_roots(head: Head, style: str, lod: int, seed: int) -> tuple[np.ndarra
 
 
 def _sleek_cards(head: Head, style: str, lod: int, seed: int, rng: np.random.Generator, toward: np.ndarray,
-                 reach: float, swept: np.ndarray | None = None) -> Strands:
+                 reach: float, swept: tuple[np.ndarray, float, float] | None = None) -> Strands:
     """The sleek cards of ``style`` combed towards ``toward`` (:func:`_gathered`, low on the head towards ``swept``
     first, if given): those rooted above :data:`NAPE_LINE` drawn from ``rng``, the nape's below it from their own
     stream (:data:`NAPE_SEED`)."""
@@ -187,7 +190,10 @@ def _bun(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     rng = np.random.default_rng(63)
     cards = _sleek_cards(head, "bun", lod, 63, rng, coils.bun_axis(head), np.cos(coils.bun_base_angle(head)),
                          coils.bun_swept())
-    wraps = coils.bun_coil(head, rng, 8 if lod == 0 else 5, 72 if lod == 0 else 40)
+    # (The coil at 30 points a card at LOD 1, not 40: with the bun over the crown, coils.BUN_AT, more of its sleek cards
+    # cross the outline and are backed there, pieces.backed, and a short, heavy, wide-headed body's LOD 1 came to 5,109
+    # triangles, past the 5,000 of pieces.LOD1_BUDGET; 4,949 at most over 80 random heads and 40 bodies now.)
+    wraps = coils.bun_coil(head, rng, 8 if lod == 0 else 5, 72 if lod == 0 else 30)
     # Short baby hairs at the hairline, combed back with the rest (:func:`_combed`).
     wisps = edge_wisps(head, "bun", rng, 110 if lod == 0 else 50, 0.012, _combed(coils.bun_axis(head)), skip=EAR_WISPS)
     return Groom(cards, wisps, [wraps])
