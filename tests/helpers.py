@@ -2,8 +2,9 @@
 template, posting tracking batches in process, finishing an upload, a funnel's depth by exhaustive search, a GLB
 with ARKit-named morph targets, waiting for a condition with a bound (a bound, never a measured time), a busy CPU,
 notebooks of widget cells, an event table written by hand, one HTTP message read off a raw socket, the clients
-the hostile tests point at a server, and avatar settings drawn at random over every allowed value of the
-service's own settings schema (the random sheets and the framing test).
+the hostile tests point at a server, one avatar's portrait drawn in another's frame (a haired and a bald one lined
+up), and avatar settings drawn at random over every allowed value of the service's own settings schema (the random
+sheets and the framing test).
 
 >>> auth(type("S", (), {"token": "wb_x"})())
 {'Authorization': 'Bearer wb_x'}
