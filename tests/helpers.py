@@ -378,24 +378,30 @@ def mesh_mask(posed, cam, size: int, shows) -> np.ndarray:
                                       for d in posed.draws]), cam, size, lights=UNLIT)[..., 0] > 127
 
 
+def in_frame_of(posed, like, yaw: float):
+    """(``posed`` turned by ``yaw`` about ``like``'s pivot, the portrait camera of ``like`` turned so): two posed
+    models drawn in one frame (with and without hair, say) differ only where they differ, and a measure in pixels of
+    the hair keeps its scale when a bun over the crown grows the haired portrait's square (``framing.portrait_box``)."""
+    from workbench.render.framing import frame
+    from workbench.render.pictures import _pivot, _turned
+
+    pivot = _pivot(like)
+    return _turned(posed, yaw, pivot, 0.0), frame(_turned(like, yaw, pivot, 0.0), "portrait")
+
+
 def portrait_in(glb: bytes, like: bytes, size: int, yaw: float, background: tuple[int, int, int]) -> np.ndarray:
     """``glb``'s portrait as :func:`workbench.render.render` draws it in its first clip's first frame (``pose=(glb,
-    0.0)``) at ``yaw``, but turned about ``like``'s pivot and framed on ``like``'s portrait: RGB floats (size, size, 3).
-    Two avatars drawn in one frame (with and without hair, say) differ only where they differ, and a measure in pixels
-    of the hair keeps its scale when a bun over the crown grows the haired portrait's square (``framing.portrait_box``)."""
-    from workbench.render.framing import frame
-    from workbench.render.pictures import SUPERSAMPLE, _max_texture, _model, _pivot, _posed, _shadow, _turned
+    0.0)``) at ``yaw``, but turned and framed as ``like``'s (:func:`in_frame_of`): RGB floats (size, size, 3)."""
+    from workbench.render.pictures import SUPERSAMPLE, _max_texture, _model, _posed, _shadow
     from workbench.render.raster import draw
 
     def posed(g: bytes):
         model = _model(g, _max_texture(size), None)
         return model, _posed(model, (g, 0.0))
 
-    framing = posed(like)[1]
-    pivot = _pivot(framing)
-    cam = frame(_turned(framing, yaw, pivot, 0.0), "portrait")
-    model, p = posed(glb)
-    p = _turned(p, yaw, pivot, 0.0)
+    framing = posed(like)
+    model, own = framing if glb == like else posed(glb)
+    p, cam = in_frame_of(own, framing[1], yaw)
     return draw(p, cam, size, ss=SUPERSAMPLE, background=background, shadow=_shadow(model, p, "auto"))[..., :3].astype(float)
 
 

@@ -15,11 +15,13 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
 SOURCES = sorted(p for p in TESTS.rglob("*.py") if p.name != "test_suite_rules.py")
+STEMS = frozenset(p.stem for p in TESTS.rglob("*.py"))
 
 RULES = {
     "skips on an import of our own package": re.compile(r"importorskip\(\s*[\"']workbench"),
@@ -71,9 +73,14 @@ def imported_elsewhere(path: Path, source: str | None = None) -> list[str]:
     >>> imported_elsewhere(TESTS / "test_suite_rules.py"), imported_elsewhere(TESTS / "render" / "test_brows.py")
     ([], [])
     """
-    own = {p.stem for p in path.parent.glob("*.py")} | {p.stem for p in TESTS.glob("*.py")}
-    others = {p.stem for p in TESTS.rglob("*.py")} - own
+    others = STEMS - _stems(path.parent) - _stems(TESTS)
     return [m for m in imports(path.read_text(encoding="utf-8") if source is None else source) if m in others]
+
+
+@functools.cache
+def _stems(folder: Path) -> frozenset[str]:
+    """The names of the Python modules in ``folder`` (read once a run: the rule asks for each test module's folder)."""
+    return frozenset(p.stem for p in folder.glob("*.py"))
 
 
 def test_the_import_rule_sees_another_folders_module():

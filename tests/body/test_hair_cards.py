@@ -12,13 +12,14 @@ from functools import cache
 
 import numpy as np
 import pytest
-from helpers import body_of, sweep
+from helpers import body_of, random_settings, sweep
 
 from workbench.body import hair
 from workbench.body.hair import canon
 from workbench.body.hair.buzz import PAINTED
 from workbench.body.hair.head import head_of
-from workbench.options import BODY_SHAPES, HAIR_STYLES
+from workbench.body.mesh import body_mesh
+from workbench.options import BODY_SHAPES, HAIR_STYLES, normalize_avatar_settings
 
 STYLES = [s for s in HAIR_STYLES if s not in PAINTED]   # (styles with hair cards; a buzz cut is painted: test_buzz_review_o)
 SLEEK = ("bun", "ponytail")
@@ -158,11 +159,6 @@ def test_a_buns_lod1_on_a_wide_head_is_within_its_budget():
     """A bun's LOD 1 as the model builds it (its sleek cards backed at the outline) on the widest of 40 random heads
     (seed 4732's #13: short, heavy, a wide head): within :func:`hair.lod1_budget`. With the bun over the crown its
     cards' backing took it to 5,109 triangles with the coil at 40 points a card; 4,949 at 30 (``styles._bun``)."""
-    from helpers import random_settings
-
-    from workbench.body.mesh import body_mesh
-    from workbench.options import normalize_avatar_settings
-
     s = random_settings(40, 4732, with_added=True, heads=True, features=True, spread=True)[12]
     s = normalize_avatar_settings(dict(s, hair=dict(s["hair"], style="bun")))
     built = hair.hair_pieces(body_mesh(s), "bun", 1, s["outfit"]["topStyle"], s["outfit"]["bottomStyle"], sleek=True)

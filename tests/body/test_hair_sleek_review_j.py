@@ -19,15 +19,14 @@ from functools import cache
 import numpy as np
 import pytest
 from built import built_rest as build_avatar  # one build per run, no face shapes (tests/built.py)
-from helpers import random_settings
+from helpers import in_frame_of, random_settings
 from scipy import ndimage
 
 from workbench.body.hair.bake import hair_head
 from workbench.body.hair.canon import fitted
 from workbench.body.mesh import body_mesh
 from workbench.options import ModelOptions, normalize_avatar_settings
-from workbench.render.framing import frame
-from workbench.render.pictures import _pivot, _posed, _turned
+from workbench.render.pictures import _posed
 from workbench.render.raster import draw
 from workbench.render.scene import Model
 
@@ -64,11 +63,8 @@ def _preview(k: int, style: str, skin: str):
 def _picture(k: int, style: str, skin: str, yaw: float, framed: str) -> np.ndarray:
     """Random body ``k`` in ``style`` and ``skin`` from ``yaw``, framed as a portrait of it in ``framed`` (the bald
     pictures turned and framed as the haired: a bun over the crown frames the portrait higher)."""
-    at = _preview(k, framed, SKINS[0])
-    pivot = _pivot(at)
-    posed = _turned(_preview(k, style, skin), yaw, pivot, 0.0)
-    return draw(posed, frame(_turned(at, yaw, pivot, 0.0), "portrait"), SIZE,
-                background=(255, 255, 255))[..., :3].astype(float)
+    posed, cam = in_frame_of(_preview(k, style, skin), _preview(k, framed, SKINS[0]), yaw)
+    return draw(posed, cam, SIZE, background=(255, 255, 255))[..., :3].astype(float)
 
 
 @cache

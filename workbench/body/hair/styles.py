@@ -168,7 +168,7 @@ def _sleek_cards(head: Head, style: str, lod: int, seed: int, rng: np.random.Gen
     first, if given): those rooted above :data:`NAPE_LINE` drawn from ``rng``, the nape's below it from their own
     stream (:data:`NAPE_SEED`)."""
     above, nape = _sleek_roots(head, style, lod, seed)
-    top = _gathered(head, above, rng, lod, toward, reach, style, _nape_line, swept)
+    top = _gathered(head, above, rng, lod, toward, reach, style, _nape_line, swept=swept)
     if not len(nape):
         return replace(top, width=sleek.converging(top.pts, head.centre, toward, top.width, 0.3))
     low = _gathered(head, nape, np.random.default_rng(NAPE_SEED), lod, toward, reach, style, swept=swept)
