@@ -72,10 +72,12 @@ ARKIT = (
 # taller opening, review H's "upper teeth hidden"), the corners drawn out 0.95: the chin 1.36 to 1.39 times mouthOpen's
 # drop, the opening 1.7 to 1.8 times as tall and 0.54 as tall as wide (tests/render/test_jaw_drop_review_z.py).
 # That aa still read as "oh" ("the lips funnel into a rounded oval", blind review AB): its lips as thick round the
-# opening as mouthOpen's (the upper's red 0.9 of mouthOpen's) and its corners hardly further out. So the corners are
-# pulled back into the cheeks (mouthDimple 0.6: wider, not forward), the upper lip rolled in 0.2 over the teeth and lifted
-# 0.8 (at 0.7 with the wider opening the incisors filled 0.18 of it, review H's 0.2), the lower rolled in 0.45 and lowered
-# 0.45 (0.25, 0.3): thin lips over the teeth round a wide, flatter opening (tests/render/test_aa_review_ab.py).
+# opening as mouthOpen's (the upper's red 0.9 of mouthOpen's) and its corners hardly further out. So the upper lip is
+# rolled in 0.2 over the teeth and lifted 0.8 (at 0.7 with the wider opening the incisors filled 0.18 of it, review H's
+# 0.2), the lower rolled in 0.45 and lowered 0.45 (0.25, 0.3): thin lips over the teeth (tests/render/test_aa_review_ab.py).
+# The corners were pulled back into the cheeks too (mouthDimple 0.6, 1.28 to 1.33 times mouthOpen's width), which blind
+# review AX saw as "cheeks caving in": two blind A/Bs of eight random faces preferred them where the units leave them
+# (8 of 8 against dimple 0.3 and 0.6; 6 of 8 beside mouthOpen), neither reviewer seeing an "oh" (pass 67).
 # mouthOpen is a relaxed jaw drop
 # (ARKit's jawOpen): the upper lip barely moves (mouthUpperUp 0.1, rolled in 0.2), its edge a soft arc, its incisors'
 # lower 3 to 4 mm showing, the lower lip following the jaw down (mouthLowerDown 0.25, rolled in 0.5; past 0.3 it met
@@ -100,7 +102,7 @@ COMBINED: dict[str, dict[str, float]] = {
                   "mouthLowerDownL": 0.05},
     "viseme_RR": {"jawOpen": 0.15, "mouthFunnel": 0.45, "mouthPucker": 0.35, "mouthUpperUpL": 0.2},
     "viseme_aa": {"jawOpen": 0.85, "mouthStretchL": 0.95, "mouthUpperUpL": 0.8, "mouthLowerDownL": 0.45,
-                  "mouthRollLower": 0.45, "mouthRollUpper": 0.2, "mouthDimpleL": 0.6, "aaRound": 0.85},
+                  "mouthRollLower": 0.45, "mouthRollUpper": 0.2, "aaRound": 0.85},
     "viseme_E": {"jawOpen": 0.3, "mouthStretchL": 0.55, "mouthSmileL": 0.25, "mouthLowerDownL": 0.35,
                  "mouthUpperUpL": 0.3},
     "viseme_I": {"jawOpen": 0.1, "mouthSmileL": 0.45, "mouthStretchL": 0.5, "mouthUpperUpL": 0.6,
