@@ -1,8 +1,8 @@
 """A bald head's scalp (style ``none``): a shaved head, not an egg. Blind review H: "Clean, but it is an egg: no
 stubble, no scalp tone change, no hairline shadow."
 
-Over the skin texture (:func:`workbench.body.skin.skin_texture`), inside the ``short`` style's hairline (the line
-hair would grow to), the skin is drawn towards the settings' hair colour, as the stubble of shaved hair
+Over the skin texture (:func:`workbench.body.skin.skin_texture`), inside the shaved head's hairline (the line hair
+would grow to: ``head.HAIRLINE["none"]``), the skin is drawn towards the settings' hair colour, as the stubble of shaved hair
 shows through it: a buzz cut's stubble tone that thickens from the hairline inwards (no line: it fades over a third
 of a hairline, its edge broken by the dots) and is broken into stubble dots a millimetre apart (:data:`DOTS` per metre, drawn in space, so
 the UV islands' seams do not show). How far: :data:`STUBBLE`, less on light hair, whose stubble hardly shows. (Blind
@@ -105,7 +105,7 @@ HAIRS_LIGHT = 0.85
 def draw_mask(gender: str, size: int, fade: tuple[float, float] = FADE, dots_per_m: float = DOTS,
           between: float = BETWEEN, ragged: float = 0.0, fine: float = 0.0,
               crown: float = 0.0) -> dict[str, np.ndarray]:
-    """The scalp's texels inside the ``short`` hairline and their weights: fading from ``fade[0]`` to ``fade[1]``
+    """The scalp's texels inside the shaved head's hairline and their weights: fading from ``fade[0]`` to ``fade[1]``
     hairlines, broken into dots (``dots_per_m`` per metre; ``between``: the weight between them); with ``ragged``,
     the fade's weights moved by the dots (up to half ``ragged`` mid-fade), a broken edge rather than a drawn line;
     with ``fine`` (per metre), the dots half made of a second, finer grain (short hairs between the clumps); with
@@ -119,7 +119,7 @@ def draw_mask(gender: str, size: int, fade: tuple[float, float] = FADE, dots_per
     inside = np.zeros(len(m.positions), np.float32)
     used = np.unique(head_triangles(m))
     az, pol = h.angles(m.positions[used].astype(np.float64))
-    inside[used] = smoothstep(fade[0], fade[1], pol / hairline("short", az))
+    inside[used] = smoothstep(fade[0], fade[1], pol / hairline("none", az))
     w = tmap.paint_vertices(tris, inside[:, None])[..., 0]
     # The stubble dots, on the texels' points in space (float64: the same bytes on every CPU).
     p = tmap.paint_vertices(tris, m.positions).astype(np.float64) * dots_per_m
