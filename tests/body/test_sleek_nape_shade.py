@@ -1,4 +1,4 @@
-"""Hair pulled back, its nape in the light of the rest (pass 66's blind A/B of the higher bun: "from behind a broad band
+"""Hair pulled back (and the crop, below), its nape in the light of the rest (pass 66's blind A/B of the higher bun: "from behind a broad band
 of darker, shaved-looking hair below [the bun] that ends in a hard horizontal line", #5 and #6): the sleek cards were
 shaded as hair hanging past the head under the skull's centre (:func:`workbench.body.hair.occlusion.shade`: by their
 distance from the vertical through it, row by row), and the hair curving in to the nape lay "under" the back of the
@@ -42,3 +42,26 @@ def nape_over_crown(style: str, gender: str, lod: int) -> float:
 def test_the_nape_of_hair_pulled_back_is_not_a_dark_band(style, gender, lod):
     ratio = nape_over_crown(style, gender, lod)
     assert ratio >= LEAST_NAPE, round(ratio, 3)
+
+
+# The crop lies on the head too (pass 67; blind review AX and a blind A/B after the crop's sides came down: "a visible
+# horizontal band at ear height where two layers of hair meet ... a two-tier bowl"): shaded as hanging under the
+# skull's centre, the back's cards 2 to 4 cm under it sat at the shade's floor (their median light 0.45 on both heads,
+# LOD 0 and 1, the floor itself), the band's top a straight line at the ears' height; by their heights over the head,
+# 0.75 to 0.83. A blind A/B of eight random crops from behind and at a back three-quarter, the new on top in four,
+# preferred it 8 of 8 ("the lower back the more even tone ... the ear-height stripe largely gone").
+LEAST_CROP_NAPE = 0.6
+
+
+@pytest.mark.parametrize("lod", [0, 1])
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+def test_the_crops_nape_is_not_at_the_shades_floor(gender, lod):
+    mesh = body_of(gender)
+    head = hair_head(mesh, None)
+    cards = hair_pieces(mesh, "short", lod)["Hair"]
+    rel = cards.positions.astype(np.float64) - head.centre
+    back = np.degrees(np.abs(np.arctan2(rel[:, 0], rel[:, 2]))) > 120
+    nape = back & (rel[:, 1] < -BAND / 2) & (rel[:, 1] > -BAND)
+    assert nape.sum() > 100, int(nape.sum())
+    light = float(np.median(cards.colors[nape, 0]))
+    assert light >= LEAST_CROP_NAPE, round(light, 3)

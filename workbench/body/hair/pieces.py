@@ -78,6 +78,9 @@ CURLY_SHADE = 0.6
 # cards' own light (in
 # their shade the layer drew a dark stripe where the cards of either side part, dark wedges between their points).
 SLEEK_SHADE = 0.97
+# The styles whose cards lie on the head all over, the nape's too, shaded by their heights over it (:func:`_shaded`);
+# the others' cards under the skull's centre are shaded as hanging past it.
+LYING = (*SLEEK, "short")
 # Metres over the head's envelope within which a sleek style's card triangle lies on the scalp (its cards lie within
 # 8 mm; the bun's wraps stand 4 cm over it, the tail hangs clear): those go in a single-sided part, ``Hair_Sleek``.
 LIE = 0.01
@@ -267,8 +270,9 @@ def _shaded(head, hair: Piece, style: str, bun: bool = False, coil: bool = False
     else:
         # (Hair pulled back lies on the head all over, the nape's too: shaded as hanging under the skull's centre, by
         # distances from the vertical through it, the hair curving in to the nape lay "under" the back of the head's
-        # and drew a dark band across it from the ears down, its top a hard line.)
-        hanging = np.zeros(len(hair.positions), bool) if style in SLEEK else hair.positions[:, 1] < head.centre[1]
+        # and drew a dark band across it from the ears down, its top a hard line. The crop's likewise, since pass 67:
+        # tests/body/test_sleek_nape_shade.py.)
+        hanging = np.zeros(len(hair.positions), bool) if style in LYING else hair.positions[:, 1] < head.centre[1]
         light = shade(head, hair.positions, hanging, DEPTH[style], FLAT.get(style, 0.0))
     if bun:
         light = light * coils.bun_shade(head, hair.positions)
