@@ -22,18 +22,22 @@ LEAST_NAPE = 0.95
 BAND = 0.04
 
 
-def nape_over_crown(style: str, gender: str, lod: int) -> float:
-    """The nape's median light over the back's above the skull's centre (see the module's text)."""
+def back_light(style: str, gender: str, lod: int, low: float, high: float, part: str = "Hair_Sleek") -> np.ndarray:
+    """The vertex light of ``style``'s cards (``part`` of the pieces the model builds) at the back of the head
+    (azimuths past 120 degrees from the face), from ``low`` to ``high`` metres over the skull's centre."""
     mesh = body_of(gender)
     head = hair_head(mesh, None)
-    lie = hair_pieces(mesh, style, lod, sleek=True)["Hair_Sleek"]
-    rel = lie.positions.astype(np.float64) - head.centre
+    cards = hair_pieces(mesh, style, lod, sleek=True)[part]
+    rel = cards.positions.astype(np.float64) - head.centre
     back = np.degrees(np.abs(np.arctan2(rel[:, 0], rel[:, 2]))) > 120
-    below = back & (rel[:, 1] < 0) & (rel[:, 1] > -BAND)
-    above = back & (rel[:, 1] >= 0) & (rel[:, 1] < BAND)
-    assert below.sum() > 100 and above.sum() > 300, (int(below.sum()), int(above.sum()))
-    light = lie.colors[:, 0]
-    return float(np.median(light[below]) / np.median(light[above]))
+    return cards.colors[back & (rel[:, 1] >= low) & (rel[:, 1] < high), 0]
+
+
+def nape_over_crown(style: str, gender: str, lod: int) -> float:
+    """The nape's median light over the back's above the skull's centre (see the module's text)."""
+    below, above = back_light(style, gender, lod, -BAND, 0.0), back_light(style, gender, lod, 0.0, BAND)
+    assert len(below) > 100 and len(above) > 300, (len(below), len(above))
+    return float(np.median(below) / np.median(above))
 
 
 @pytest.mark.parametrize("lod", [0, 1])
@@ -56,12 +60,6 @@ LEAST_CROP_NAPE = 0.6
 @pytest.mark.parametrize("lod", [0, 1])
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])
 def test_the_crops_nape_is_not_at_the_shades_floor(gender, lod):
-    mesh = body_of(gender)
-    head = hair_head(mesh, None)
-    cards = hair_pieces(mesh, "short", lod)["Hair"]
-    rel = cards.positions.astype(np.float64) - head.centre
-    back = np.degrees(np.abs(np.arctan2(rel[:, 0], rel[:, 2]))) > 120
-    nape = back & (rel[:, 1] < -BAND / 2) & (rel[:, 1] > -BAND)
-    assert nape.sum() > 100, int(nape.sum())
-    light = float(np.median(cards.colors[nape, 0]))
-    assert light >= LEAST_CROP_NAPE, round(light, 3)
+    nape = back_light("short", gender, lod, -BAND, -BAND / 2, "Hair")
+    assert len(nape) > 100, len(nape)
+    assert float(np.median(nape)) >= LEAST_CROP_NAPE, round(float(np.median(nape)), 3)
