@@ -28,7 +28,7 @@ brows).
 from __future__ import annotations
 
 import colorsys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -86,6 +86,7 @@ class Shape:
 # its fill 0.86 -> 0.92 (tests/render/test_brows_review_ah.py).
 SHAPES = {"feminine": Shape(-0.0160, 0.0120, 0.0280, 0.0186, 0.0048, 0.0052, 0.05, 420, 0.92),
           "masculine": Shape(-0.0175, 0.0100, 0.0285, 0.0158, 0.0014, 0.0076, 0.08, 560, 0.8)}
+
 # The brow's lower edge keeps LOW of the height the brow loses towards its tail, its upper edge the rest: the top
 # comes down to the tail, the bottom stays nearly level (a brow's lower edge follows the eye's rim).
 LOW = 0.3
@@ -97,6 +98,35 @@ CLUMP = 5
 # The soft fill under the hairs: its share at the head's inner end (of the body's) and its shade (the hairs' own 0.6
 # to 1.2).
 FILL = (0.3, 1.1)
+
+
+def _fuller(shape: Shape, thick: float, hairs: int, fill: float) -> Shape:
+    """``shape`` drawn ``thick`` high at its head with ``hairs`` hairs and its fill ``fill``, grown upwards: the soft
+    fill's lower edge at the head (what the glasses fit under, :func:`brow_bottom`) stays where it was and lies no lower
+    anywhere along the brow, and the tail tapers to the same share of the head's height (review AD's taper,
+    tests/render/test_brow_shape_review_ad.py)."""
+    return replace(shape, height=shape.height + EDGE / 2 * (thick - shape.thick), thick=thick, hairs=hairs, fill=fill)
+
+
+# Brows that differ from face to face (blind review AY's second defect, "one face for everyone"): each gender's brow
+# (SHAPES, the reference every test of the brows' shape reads) in three weights, the reference, a full and a bold
+# one, the hairs as dense for their area as the reference's. Which one a face has is :func:`brow_style`'s. Their lower
+# edges are the reference's, so the glasses sit under every one. (None thinner: a 3.8 mm feminine brow, or a 5.6 mm
+# masculine one, on a pale face with light hair was the "thin, drawn line, almost invisible" of blind review AH again,
+# tests/render/test_brows_review_ah.py: #5's ink 835 against its bound of 940, #6's 476 against 560; and its tail
+# could not taper within a portrait's pixels, tests/render/test_brow_shape_review_ad.py: 0.60 of its head against 0.56.)
+WEIGHTS = ("", "full", "bold")
+SHAPES.update({
+    "feminine-full": _fuller(SHAPES["feminine"], 0.0066, 540, 0.9),
+    "feminine-bold": _fuller(SHAPES["feminine"], 0.0076, 630, 0.9),
+    "masculine-full": _fuller(SHAPES["masculine"], 0.0090, 670, 0.8),
+    "masculine-bold": _fuller(SHAPES["masculine"], 0.0098, 740, 0.78),
+})
+# The face's variety feature the brow's weight follows (workbench.body.details.FACE_VARIETY: one no face control
+# moves, so only the person's own inputs choose it, and a slider never does): its targets' signed weight, from -REACH
+# to REACH, in three equal bands, the reference to bold.
+WEIGHT_FROM = ("eyebrows/eyebrows-angle-up", "eyebrows/eyebrows-angle-down")
+REACH = 0.5
 
 
 # Hair's natural hues run from red (just under 360 degrees) through orange to yellow; brows of other hues are
@@ -147,6 +177,24 @@ def brow_color(hair: str, skin: str | None = None) -> str:
     t = min(outside / 20, 1.0) * min(max((s - 0.15) / 0.2, 0.0), 1.0)
     brow += t * (np.array(colorsys.hls_to_rgb(BROWN_HUE / 360, light, min(s * 0.7, 0.25))) - brow)
     return "#" + "".join(f"{round(v * 255):02X}" for v in brow)
+
+
+def brow_style(body: tuple) -> str:
+    """The brows' shape (a key of :data:`SHAPES`) of the body keyed ``body`` (:func:`workbench.body.mesh.body_key`:
+    gender, build, height, the face's weights): the gender's brow in the weight (:data:`WEIGHTS`) its face's
+    :data:`WEIGHT_FROM` feature gives; a face without variety (a reference body's) has the gender's own.
+
+    >>> brow_style(("feminine", "average", 166.0, ()))
+    'feminine'
+    >>> brow_style(("masculine", "average", 180.0, (("eyebrows/eyebrows-angle-up", 0.4),)))
+    'masculine-bold'
+    """
+    gender, face = body[0], dict(body[3])
+    if not face:
+        return gender
+    v = face.get(WEIGHT_FROM[0], 0.0) - face.get(WEIGHT_FROM[1], 0.0)
+    weight = WEIGHTS[min(int((v + REACH) / (2 * REACH) * len(WEIGHTS)), len(WEIGHTS) - 1)]
+    return f"{gender}-{weight}" if weight else gender
 
 
 def _frame(mesh: BodyMesh):
@@ -210,11 +258,11 @@ def brow_bottom(gender: str, bx: np.ndarray) -> np.ndarray:
     return np.where((s >= 0) & (s <= 1), edge, np.nan)
 
 
-def brow_piece(mesh: BodyMesh, gender: str) -> Piece:
-    """Both brows' shell for ``mesh`` (see the module's text): the body's triangles whose corners all lie in a
-    brow's texture (the brow and :data:`MARGIN` round it), lifted off the skin, with UVs on :func:`brow_texture`
-    (the right brow's u mirrored)."""
-    shape = SHAPES[gender]
+def brow_piece(mesh: BodyMesh, style: str) -> Piece:
+    """Both brows' shell for ``mesh`` (see the module's text) in brow ``style`` (a key of :data:`SHAPES`): the body's
+    triangles whose corners all lie in a brow's texture (the brow and :data:`MARGIN` round it), lifted off the skin,
+    with UVs on :func:`brow_texture` (the right brow's u mirrored)."""
+    shape = SHAPES[style]
     eyes, mid_x, unit = _frame(mesh)
     body = mesh.face_groups["body"]
     tris = mesh.triangles[body]
@@ -235,7 +283,7 @@ def brow_piece(mesh: BodyMesh, gender: str) -> Piece:
     # ...and of those only the ones with hairs over them (any texel under the triangle's box): the room round the
     # brow is bare skin, and a shell over it would stand for a brow farther out than its hairs (what the hairline
     # tests take for the brows' height: the shell's mean).
-    cover = _hairs(gender)[0]
+    cover = _hairs(style)[0]
     h, w = BROW_SIZE
     box = uv[keep]
     lo = np.floor(np.column_stack([box[..., 0].min(1) * w, (1 - box[..., 1].max(1)) * h])).astype(int)
@@ -251,18 +299,20 @@ def brow_piece(mesh: BodyMesh, gender: str) -> Piece:
                  mesh.weights[source], source.astype(np.int64))
 
 
-@lru_cache(maxsize=2)
-def _hairs(gender: str) -> tuple[np.ndarray, np.ndarray]:
-    """The brow's cover and each texel's shade (colour-free: drawn once per gender and machine, then read)."""
-    kept = keep.kept(f"brows-{gender}", lambda: dict(zip(("cover", "shade"), _draw_hairs(gender), strict=True)),
+@lru_cache(maxsize=8)
+def _hairs(style: str) -> tuple[np.ndarray, np.ndarray]:
+    """The brow's cover and each texel's shade for brow ``style`` (colour-free: drawn once per style and machine,
+    then read)."""
+    kept = keep.kept(f"brows-{style}", lambda: dict(zip(("cover", "shade"), _draw_hairs(style), strict=True)),
                      {"cover": BROW_SIZE, "shade": BROW_SIZE})
     return kept["cover"], kept["shade"]
 
 
-def _draw_hairs(gender: str) -> tuple[np.ndarray, np.ndarray]:
-    shape = SHAPES[gender]
+def _draw_hairs(style: str) -> tuple[np.ndarray, np.ndarray]:
+    shape = SHAPES[style]
     h, w = BROW_SIZE
-    rng = np.random.default_rng(91 if gender == "feminine" else 92)
+    # (the references' own streams, so their hairs keep their bytes; each other weight its own)
+    rng = np.random.default_rng({"feminine": 91, "masculine": 92}.get(style, 93 + sorted(SHAPES).index(style)))
     length_mm = (shape.end - shape.start) * 1000
     px_u, px_v = texels_per_mm(shape)
     x0, y0 = MARGIN[0] * 1000 * px_u, (MARGIN[1] + shape.thick / 2) * 1000 * px_v   # the head's column, the line's row
@@ -338,16 +388,16 @@ def _length(s: float) -> float:
 
 
 def prepare() -> None:
-    """Draw both genders' hairs before a first avatar needs them (:mod:`workbench.body.warm`)."""
-    for gender in SHAPES:
-        _hairs(gender)
+    """Draw every brow's hairs before a first avatar needs them (:mod:`workbench.body.warm`)."""
+    for style in SHAPES:
+        _hairs(style)
 
 
 @lru_cache(maxsize=16)
-def brow_texture(hair: str, gender: str, skin: str | None = None) -> np.ndarray:
-    """RGBA (BROW_SIZE + (4,)) uint8: the brows' hairs in :func:`brow_color` of ``hair`` (on ``skin``), alpha their
-    cover."""
-    cover, shade = _hairs(gender)
+def brow_texture(hair: str, style: str, skin: str | None = None) -> np.ndarray:
+    """RGBA (BROW_SIZE + (4,)) uint8: the hairs of brow ``style`` (a key of :data:`SHAPES`; a gender is its own) in
+    :func:`brow_color` of ``hair`` (on ``skin``), alpha their cover."""
+    cover, shade = _hairs(style)
     c = brow_color(hair, skin).lstrip("#")
     rgb = np.array([int(c[i:i + 2], 16) for i in (0, 2, 4)], np.float32) / 255
     out = np.empty(BROW_SIZE + (4,), np.uint8)

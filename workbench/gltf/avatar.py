@@ -98,7 +98,8 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
         # reflection the lashes' (a dielectric's whole greyed a deep tone's dark brows to the forehead's value: blind
         # review S, 7.8 L* apart on #412F25).
         # Their hairs likewise from the full-size image (a brow's coarse levels were one grey bar in three.js).
-        "Eyebrows": dict(name="Eyebrows", image=brows.brow_texture(hair["color"], settings["gender"], settings["skinTone"]),
+        "Eyebrows": dict(name="Eyebrows", image=brows.brow_texture(hair["color"], brows.brow_style(parts_key(settings).body),
+                                                                      settings["skinTone"]),
                          blend=True, roughness=0.8, specular=0.3, mipmaps=False),
         # Teeth, gums and tongue: their colours by where each vertex is (workbench.body.mouth), off-white by a deep skin.
         "Teeth": dict(name="Teeth", image=mouth.mouth_texture(tone.teeth_exposure(settings["skinTone"])), blend=False,

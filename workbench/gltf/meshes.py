@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..body.brows import brow_piece
+from ..body.brows import brow_piece, brow_style
 from ..body.corner_shade import rest_normals
 from ..body.eyes import lid_arc, with_eye_uvs
 from ..body.face import FACE_MESHES
@@ -142,7 +142,7 @@ def _upper(body: tuple, top: str, bottom: str) -> dict[str, Piece]:
     out["Teeth"] = fitted_teeth(mesh, out["Teeth"])
     out["Eyes"] = with_eye_uvs(mesh, out["Eyes"])
     out["Eyelashes"] = with_lash_uvs(mesh, out["Eyelashes"])
-    out["Eyebrows"] = brow_piece(mesh, body[0])
+    out["Eyebrows"] = brow_piece(mesh, brow_style(body))
     out.update(outfit_pieces(mesh, top, bottom, below=False))
     return out
 
