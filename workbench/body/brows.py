@@ -101,20 +101,16 @@ FILL = (0.3, 1.1)
 
 
 def _fuller(shape: Shape, thick: float, hairs: int, fill: float) -> Shape:
-    """``shape`` drawn ``thick`` high at its head with ``hairs`` hairs and its fill ``fill``, grown upwards: the soft
-    fill's lower edge at the head (what the glasses fit under, :func:`brow_bottom`) stays where it was and lies no lower
-    anywhere along the brow, and the tail tapers to the same share of the head's height (review AD's taper,
-    tests/render/test_brow_shape_review_ad.py)."""
+    """``shape`` ``thick`` high at its head, with ``hairs`` hairs and fill ``fill``, grown upwards: its fill's lower edge
+    (what the glasses fit under, :func:`brow_bottom`) where it was at the head and no lower along it; the same taper."""
     return replace(shape, height=shape.height + EDGE / 2 * (thick - shape.thick), thick=thick, hairs=hairs, fill=fill)
 
 
 # Brows that differ from face to face (blind review AY's second defect, "one face for everyone"): each gender's brow
 # (SHAPES, the reference every test of the brows' shape reads) in three weights, the reference, a full and a bold
 # one, the hairs as dense for their area as the reference's. Which one a face has is :func:`brow_style`'s. Their lower
-# edges are the reference's, so the glasses sit under every one. (None thinner: a 3.8 mm feminine brow, or a 5.6 mm
-# masculine one, on a pale face with light hair was the "thin, drawn line, almost invisible" of blind review AH again,
-# tests/render/test_brows_review_ah.py: #5's ink 835 against its bound of 940, #6's 476 against 560; and its tail
-# could not taper within a portrait's pixels, tests/render/test_brow_shape_review_ad.py: 0.60 of its head against 0.56.)
+# edges are the reference's, so the glasses sit under every one. (None thinner: review AH's "almost invisible" line
+# again on pale faces, tests/render/test_brows_review_ah.py; docs/avatars.md, pass 68.)
 WEIGHTS = ("", "full", "bold")
 SHAPES.update({
     "feminine-full": _fuller(SHAPES["feminine"], 0.0066, 540, 0.9),
@@ -122,9 +118,8 @@ SHAPES.update({
     "masculine-full": _fuller(SHAPES["masculine"], 0.0090, 670, 0.8),
     "masculine-bold": _fuller(SHAPES["masculine"], 0.0098, 740, 0.78),
 })
-# The face's variety feature the brow's weight follows (workbench.body.details.FACE_VARIETY: one no face control
-# moves, so only the person's own inputs choose it, and a slider never does): its targets' signed weight, from -REACH
-# to REACH, in three equal bands, the reference to bold.
+# The face's variety feature the weight follows (details.FACE_VARIETY's, one no face control moves: a slider never
+# changes it): its targets' signed weight, -REACH to REACH, in three equal bands, the reference to bold.
 WEIGHT_FROM = ("eyebrows/eyebrows-angle-up", "eyebrows/eyebrows-angle-down")
 REACH = 0.5
 
@@ -180,9 +175,8 @@ def brow_color(hair: str, skin: str | None = None) -> str:
 
 
 def brow_style(body: tuple) -> str:
-    """The brows' shape (a key of :data:`SHAPES`) of the body keyed ``body`` (:func:`workbench.body.mesh.body_key`:
-    gender, build, height, the face's weights): the gender's brow in the weight (:data:`WEIGHTS`) its face's
-    :data:`WEIGHT_FROM` feature gives; a face without variety (a reference body's) has the gender's own.
+    """The brows (a key of :data:`SHAPES`) of the body keyed ``body`` (:func:`workbench.body.mesh.body_key`): the
+    gender's in the weight its face's :data:`WEIGHT_FROM` gives; a face without variety has the gender's own.
 
     >>> brow_style(("feminine", "average", 166.0, ()))
     'feminine'
@@ -311,8 +305,7 @@ def _hairs(style: str) -> tuple[np.ndarray, np.ndarray]:
 def _draw_hairs(style: str) -> tuple[np.ndarray, np.ndarray]:
     shape = SHAPES[style]
     h, w = BROW_SIZE
-    # (the references' own streams, so their hairs keep their bytes; each other weight its own)
-    rng = np.random.default_rng({"feminine": 91, "masculine": 92}.get(style, 93 + sorted(SHAPES).index(style)))
+    rng = np.random.default_rng({"feminine": 91, "masculine": 92}.get(style, 93 + sorted(SHAPES).index(style)))  # (own)
     length_mm = (shape.end - shape.start) * 1000
     px_u, px_v = texels_per_mm(shape)
     x0, y0 = MARGIN[0] * 1000 * px_u, (MARGIN[1] + shape.thick / 2) * 1000 * px_v   # the head's column, the line's row
