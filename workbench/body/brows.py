@@ -115,8 +115,8 @@ WEIGHTS = ("", "full", "bold")
 SHAPES.update({
     "feminine-full": _fuller(SHAPES["feminine"], 0.0066, 540, 0.9),
     "feminine-bold": _fuller(SHAPES["feminine"], 0.0076, 630, 0.9),
-    "masculine-full": _fuller(SHAPES["masculine"], 0.0090, 670, 0.8),
-    "masculine-bold": _fuller(SHAPES["masculine"], 0.0098, 740, 0.78),
+    "masculine-full": _fuller(SHAPES["masculine"], 0.0084, 620, 0.86),
+    "masculine-bold": _fuller(SHAPES["masculine"], 0.0092, 690, 0.88),
 })
 # The face's variety feature the weight follows (details.FACE_VARIETY's, one no face control moves: a slider never
 # changes it): its targets' signed weight, -REACH to REACH, in three equal bands, the reference to bold.
