@@ -108,8 +108,8 @@ def _fuller(shape: Shape, thick: float, hairs: int, fill: float) -> Shape:
 
 # Brows that differ from face to face (blind review AY's second defect, "one face for everyone"): each gender's brow
 # (SHAPES, the reference every test of the brows' shape reads) in three weights, the reference, a full and a bold
-# one, the hairs as dense for their area as the reference's. Which one a face has is :func:`brow_style`'s. Their lower
-# edges are the reference's, so the glasses sit under every one. (None thinner: review AH's "almost invisible" line
+# one, the hairs as dense for their area as the reference's. Which one a face has is :func:`brow_style`'s. Their fills'
+# lower edges lie no lower than the reference's, so the glasses sit under every one. (None thinner: review AH's "almost invisible" line
 # again on pale faces, tests/render/test_brows_review_ah.py; docs/avatars.md, pass 68.)
 WEIGHTS = ("", "full", "bold")
 SHAPES.update({
@@ -305,7 +305,7 @@ def _hairs(style: str) -> tuple[np.ndarray, np.ndarray]:
 def _draw_hairs(style: str) -> tuple[np.ndarray, np.ndarray]:
     shape = SHAPES[style]
     h, w = BROW_SIZE
-    rng = np.random.default_rng({"feminine": 91, "masculine": 92}.get(style, 93 + sorted(SHAPES).index(style)))  # (own)
+    rng = np.random.default_rng({"feminine": 91, "masculine": 92}.get(style, 93 + sorted(SHAPES).index(style)))  # (references: theirs)
     length_mm = (shape.end - shape.start) * 1000
     px_u, px_v = texels_per_mm(shape)
     x0, y0 = MARGIN[0] * 1000 * px_u, (MARGIN[1] + shape.thick / 2) * 1000 * px_v   # the head's column, the line's row
