@@ -30,6 +30,11 @@ DRAW = [s for seed in (4750, 4751, 4752, 4753)
                                  recent=True)]
 
 
+def style_of(settings: dict) -> str:
+    """The brow :func:`workbench.body.brows.brow_style` gives ``settings``' face."""
+    return brows.brow_style(parts_key(normalize_avatar_settings(settings)).body)
+
+
 @pytest.mark.parametrize("gender", GENDERS)
 def test_every_weight_lies_over_the_glasses_line(gender):
     """The glasses fit under the gender's reference brow (:func:`workbench.body.brows.brow_bottom`): every fuller
@@ -48,7 +53,7 @@ def test_every_weight_lies_over_the_glasses_line(gender):
 def test_random_faces_have_every_weight():
     """Over four reviews' 48 random avatars each weight of each gender's brow is drawn at least three times (4 to 13;
     eight each were even)."""
-    seen = collections.Counter(brows.brow_style(parts_key(normalize_avatar_settings(s)).body) for s in DRAW)
+    seen = collections.Counter(style_of(s) for s in DRAW)
     assert set(seen) == set(brows.SHAPES), seen
     assert min(seen.values()) >= 3, seen
 
@@ -57,11 +62,10 @@ def test_the_controls_never_change_the_brows():
     """The weight follows the person (their colours and height), not the face's controls: every control at its ends
     leaves a face's brow as it was."""
     for s in DRAW[:12]:
-        style = brows.brow_style(parts_key(normalize_avatar_settings(s)).body)
+        style = style_of(s)
         for control in ("jawWidth", "browRidge", "eyeTilt", "noseBridge"):
             for end in (-1.0, 1.0):
-                moved = normalize_avatar_settings({**s, "face": {**(s.get("face") or {}), control: end}})
-                assert brows.brow_style(parts_key(moved).body) == style, (control, end)
+                assert style_of({**s, "face": {**(s.get("face") or {}), control: end}}) == style, (control, end)
 
 
 def _brow_height(settings: dict) -> float:
@@ -80,7 +84,7 @@ def test_bold_brows_are_drawn_taller_in_the_portrait():
     1.2 times as tall in the portrait (over the eyes' distance apart) as three with the reference brow (now 0.113 to
     0.119 against 0.068 to 0.076: 1.6 times; before the weights every face drew the reference's)."""
     def faces(style: str) -> list[dict]:
-        return [s for s in DRAW if brows.brow_style(parts_key(normalize_avatar_settings(s)).body) == style][:3]
+        return [s for s in DRAW if style_of(s) == style][:3]
 
     bold = [_brow_height(s) for s in faces("feminine-bold")]
     reference = [_brow_height(s) for s in faces("feminine")]

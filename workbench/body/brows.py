@@ -35,6 +35,7 @@ import numpy as np
 
 from ..options.colour import hex_rgb
 from . import keep
+from .details import FACE_VARIETY
 from .expressions import EYES_APART, smoothstep
 from .lod import Piece
 from .mesh import BodyMesh, vertex_normals
@@ -86,7 +87,6 @@ class Shape:
 # its fill 0.86 -> 0.92 (tests/render/test_brows_review_ah.py).
 SHAPES = {"feminine": Shape(-0.0160, 0.0120, 0.0280, 0.0186, 0.0048, 0.0052, 0.05, 420, 0.92),
           "masculine": Shape(-0.0175, 0.0100, 0.0285, 0.0158, 0.0014, 0.0076, 0.08, 560, 0.8)}
-
 # The brow's lower edge keeps LOW of the height the brow loses towards its tail, its upper edge the rest: the top
 # comes down to the tail, the bottom stays nearly level (a brow's lower edge follows the eye's rim).
 LOW = 0.3
@@ -118,10 +118,10 @@ SHAPES.update({
     "masculine-full": _fuller(SHAPES["masculine"], 0.0084, 620, 0.86),
     "masculine-bold": _fuller(SHAPES["masculine"], 0.0092, 690, 0.88),
 })
-# The face's variety feature the weight follows (details.FACE_VARIETY's, one no face control moves: a slider never
-# changes it): its targets' signed weight, -REACH to REACH, in three equal bands, the reference to bold.
-WEIGHT_FROM = ("eyebrows/eyebrows-angle-up", "eyebrows/eyebrows-angle-down")
-REACH = 0.5
+# The face's variety feature the weight follows (details.FACE_VARIETY's browAngle, one no face control moves: a slider
+# never changes it): its targets' signed weight, -REACH to REACH (its own reach), in three bands, the reference to bold.
+_UP, _DOWN, REACH = FACE_VARIETY["browAngle"]
+WEIGHT_FROM = (*_UP, *_DOWN)
 
 
 # Hair's natural hues run from red (just under 360 degrees) through orange to yellow; brows of other hues are
@@ -236,8 +236,8 @@ def _coordinates(shape: Shape, bx: np.ndarray, by: np.ndarray) -> tuple[np.ndarr
     return u, v
 
 
-def brow_bottom(gender: str, bx: np.ndarray) -> np.ndarray:
-    """The brows' lower edge seen from the front: its height over the eye's centre (reference metres, as the
+def brow_bottom(style: str, bx: np.ndarray) -> np.ndarray:
+    """Brow ``style``'s lower edge seen from the front (a gender's: its reference brow): its height over the eye's centre (reference metres, as the
     brow's own: scale by the eyes' spacing) at ``bx`` (along, towards the temple), where the soft fill under the
     hairs ends (NaN past the brow's ends). What :mod:`.glasses` keeps its rims under.
 
@@ -245,7 +245,7 @@ def brow_bottom(gender: str, bx: np.ndarray) -> np.ndarray:
     >>> bool(np.isnan(b[0])), bool(0.010 < b[1] < b[2] < 0.016)
     (True, True)
     """
-    shape = SHAPES[gender]
+    shape = SHAPES[style]
     s = (bx - shape.start) / (shape.end - shape.start)
     lower, upper = band(shape, s)
     edge = _line(shape, bx) + (lower + upper) / 2 - EDGE * (upper - lower) / 2
