@@ -23,6 +23,7 @@ import numpy as np
 
 from .apple_shade import round_apples
 from .corner_shade import SOFT_BALL, rest_normals, seam_share, soft_corners
+from .crows_feet import crows_feet
 from .expressions import EYES_APART, SMILE_EYES, SYNTHETIC, inner_corners
 from .fold_shade import groove
 from .lid_crease import lid_crease
@@ -246,6 +247,8 @@ def _turned(key: tuple) -> dict[str, tuple[np.ndarray, np.ndarray]]:
             normals = round_apples(moved, normals, moved - m.positions, skin, eyes, moved[corners], rest)
             # (the squinting lower lids' roll and crease, finer than the mesh: workbench.body.lid_crease)
             normals = lid_crease(moved, normals, moved - m.positions, skin, eyes, rest)
+            # (and the crow's feet fanning out from the eyes' outer corners: workbench.body.crows_feet)
+            normals = crows_feet(moved, normals, skin, eyes, rest)
         turn = normals - soft
         turn *= free
         keep = skin & near & (np.einsum("nc,nc->n", turn, turn) >= MIN_TURN ** 2)
