@@ -20,10 +20,10 @@ brow's ridge as far forward (tests/body/test_nose_root_review_an.py).
 The nose's bridge rounded (:func:`round_bridge`; blind review AZ: "knife-edge nose bridges"): on a narrow bridge the
 base mesh turns from one side to the other over its middle row, the next rows 1.3 to 1.6 mm out facing 45 to 52
 degrees sideways, so the light changed from side to side within a pixel or two, a blade's edge. Each normal there turns
-sideways no more than a round ridge :data:`BRIDGE_ROUND` wide would turn it (tests/body/test_nose_bridge_review_az.py).
+sideways no more than a round ridge of radius :data:`BRIDGE_RADIUS` would turn it (tests/body/test_nose_bridge_review_az.py).
 
->>> ROUNDS, REACH, ROOT_REACH, ROOT_UP, ROOT_ACROSS
-(8, (0.014, 0.021), (0.01, 0.02), 0.004, 2.0)
+>>> ROUNDS, REACH, ROOT_REACH, ROOT_UP, ROOT_ACROSS, BRIDGE_RADIUS, BRIDGE_ENDS, BRIDGE_DEPTH
+(8, (0.014, 0.021), (0.01, 0.02), 0.004, 2.0, 0.009, (0.004, 0.003), (0.03, 0.04))
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from .expressions import EYES_APART, smoothstep
 from .mesh import BodyMesh
 from .soften import rings
 
-__all__ = ["BRIDGE_ENDS", "BRIDGE_ROUND", "REACH", "ROOT_ACROSS", "ROOT_REACH", "ROOT_ROUNDS", "ROOT_UP", "ROUNDS",
+__all__ = ["BRIDGE_DEPTH", "BRIDGE_ENDS", "BRIDGE_RADIUS", "REACH", "ROOT_ACROSS", "ROOT_REACH", "ROOT_ROUNDS", "ROOT_UP", "ROUNDS",
            "calm_nose", "evened_share", "root_share", "round_bridge", "wing_share"]
 
 # Rounds of evening each normal towards its ring's mean (at 4 the commas were softer but still a vertex's hard edge).
@@ -54,12 +54,15 @@ ROOT_ACROSS = 2.0
 # Rounds of evening at the root (at 8, review AN's #3, its brow ridge 0.5 further forward, kept a line, its normals 28
 # degrees down; at 16, 20).
 ROOT_ROUNDS = 16
-# The bridge's top rounded (:func:`round_bridge`): within BRIDGE_ROUND of the face's middle line (metres on the
-# reference face) a normal turns sideways no more than a round ridge that wide would turn it (its sideways part at most
-# the distance from the middle over BRIDGE_ROUND), from BRIDGE_ENDS[0] over the nose's tip to the root, faded in over
-# BRIDGE_ENDS[1] at each end.
-BRIDGE_ROUND = 0.009
+# The bridge's top rounded (:func:`round_bridge`): within BRIDGE_RADIUS of the face's middle line (metres on the
+# reference face) a normal turns sideways no more than a round ridge of that radius would turn it (its sideways part at
+# most the distance from the middle over BRIDGE_RADIUS; at 6 mm still a line at 800 px), from BRIDGE_ENDS[0] over the
+# nose's tip to the root, faded in over BRIDGE_ENDS[1] at each end, on the skin no further behind the tip than
+# BRIDGE_DEPTH[0], none from BRIDGE_DEPTH[1] (the dorsum's root is 12 to 28 mm behind it; the nostrils' passages, which
+# reach up behind the bridge, 45 to 50 mm).
+BRIDGE_RADIUS = 0.009
 BRIDGE_ENDS = (0.004, 0.003)
+BRIDGE_DEPTH = (0.030, 0.040)
 
 
 def _eyes(mesh: BodyMesh) -> tuple[np.ndarray, float]:
@@ -134,13 +137,18 @@ def calm_nose(mesh: BodyMesh) -> np.ndarray:
 
 
 def round_bridge(mesh: BodyMesh, normals: np.ndarray) -> np.ndarray:
-    """``normals`` (V, 3) with the nose's bridge rounded (:data:`BRIDGE_ROUND`), unit length.
+    """``normals`` (V, 3) with the nose's bridge rounded (:data:`BRIDGE_RADIUS`), unit length.
 
-    >>> from workbench.body.mesh import body_mesh                        # doctest: +SKIP
-    >>> from workbench.options import normalize_avatar_settings           # doctest: +SKIP
-    >>> m = body_mesh(normalize_avatar_settings({"gender": "feminine"}))  # doctest: +SKIP
-    >>> round_bridge(m, m.normals.astype(float)).shape == m.normals.shape  # doctest: +SKIP
-    True
+    On a high, narrow bridge some normals turn by half a right angle, the default masculine nose's a few degrees:
+
+    >>> from workbench.body.mesh import body_mesh
+    >>> from workbench.options import normalize_avatar_settings
+    >>> def turned(settings):
+    ...     m = body_mesh(normalize_avatar_settings(settings))
+    ...     n = m.normals.astype(np.float64)
+    ...     return round(float(np.degrees(np.arccos(np.clip((round_bridge(m, n) * n).sum(1), -1, 1))).max()))
+    >>> turned({"gender": "feminine", "face": {"noseBridge": 1.0, "noseWidth": -1.0}}), turned({"gender": "masculine"})
+    (44, 3)
     """
     mid, unit = _eyes(mesh)
     tip, _ = _tip(mesh)
@@ -148,12 +156,17 @@ def round_bridge(mesh: BodyMesh, normals: np.ndarray) -> np.ndarray:
     root_y = mid[1] + ROOT_UP * unit
     low, fade = (v * unit for v in BRIDGE_ENDS)
     along = smoothstep(tip[1] + low, tip[1] + low + fade, p[:, 1]) * smoothstep(root_y, root_y - fade, p[:, 1])
-    share = _on_skin(mesh, along * (p[:, 2] > mid[2]))
-    cap = np.abs(p[:, 0] - mid[0]) / (BRIDGE_ROUND * unit)
+    front = smoothstep(tip[2] - BRIDGE_DEPTH[1] * unit, tip[2] - BRIDGE_DEPTH[0] * unit, p[:, 2])
+    share = _on_skin(mesh, along * front)
+    cap = np.abs(p[:, 0] - mid[0]) / (BRIDGE_RADIUS * unit)
     n = normals.astype(np.float64)
     side = np.clip(n[:, 0], -cap, cap)
-    rest = np.sqrt(np.maximum(1 - side ** 2, 0) / np.maximum(n[:, 1] ** 2 + n[:, 2] ** 2, 1e-12))
-    rounded = np.c_[side, n[:, 1] * rest, n[:, 2] * rest]
+    # (the rest of each normal, its up and forward parts, scaled to make it unit again; one facing straight sideways,
+    # which has none, turned forward)
+    yz = n[:, 1:].copy()
+    yz[np.einsum("nc,nc->n", yz, yz) < 1e-12] = (0.0, 1.0)
+    scale = np.sqrt(np.maximum(1 - side ** 2, 0) / np.einsum("nc,nc->n", yz, yz))
+    rounded = np.c_[side, yz * scale[:, None]]
     out = n * (1 - share[:, None]) + rounded * share[:, None]
     return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
 
