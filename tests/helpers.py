@@ -3,7 +3,7 @@ template, posting tracking batches in process, finishing an upload, a funnel's d
 with ARKit-named morph targets, waiting for a condition with a bound (a bound, never a measured time), a busy CPU,
 notebooks of widget cells, an event table written by hand, one HTTP message read off a raw socket, the clients
 the hostile tests point at a server, one avatar's portrait drawn in another's frame (a haired and a bald one lined
-up), and avatar settings drawn at random over every allowed value of the service's own settings schema (the random
+up), an avatar's model read back for the face's tests (:func:`face_model`), and avatar settings drawn at random over every allowed value of the service's own settings schema (the random
 sheets and the framing test).
 
 >>> auth(type("S", (), {"token": "wb_x"})())
@@ -17,6 +17,7 @@ import copy
 import functools
 import io
 import itertools
+import json
 import os
 import subprocess
 import sys
@@ -27,7 +28,7 @@ import httpx
 import numpy as np
 import pytest
 
-from workbench.gltf.glb import ARRAY_BUFFER, GlbWriter
+from workbench.gltf.glb import ARRAY_BUFFER, GlbWriter, read_accessor, read_glb
 from workbench.render.raster import Lights
 
 
@@ -1121,3 +1122,52 @@ def review(seed: int, index: int) -> dict:
     {'style': 'ponytail', 'color': '#272727'}
     """
     return random_settings(12, seed, with_added=True, heads=True, features=True, palettes=True, spread=True)[index - 1]
+
+
+class FaceModel:
+    """An avatar's model (LOD 0, the service's default options) read back for the face's tests: its meshes'
+    attributes and morph targets as float64 arrays, and its eyes: ``eyes`` every vertex of the ``Eyes`` mesh, ``mid``
+    their mean, ``centres`` each eye's mean (the side of lesser x first, split at ``mid``) and ``unit`` the face's size
+    (the centres' distance over the reference face's, workbench.body.expressions.EYES_APART)."""
+
+    def __init__(self, glb: bytes):
+        from workbench.body.expressions import EYES_APART
+
+        self.doc, self.binary = read_glb(glb)
+        self.eyes = self.attribute("Eyes", "POSITION")
+        self.mid = self.eyes.mean(0)
+        self.centres = [self.eyes[side * (self.eyes[:, 0] - self.mid[0]) > 0].mean(0) for side in (-1, 1)]
+        self.unit = float(np.linalg.norm(self.centres[1] - self.centres[0])) / EYES_APART
+
+    def _mesh(self, name: str) -> dict:
+        return next(m for m in self.doc["meshes"] if m["name"] == name)
+
+    def attribute(self, mesh: str, key: str) -> np.ndarray:
+        """Mesh ``mesh``'s first primitive's attribute ``key`` (POSITION, NORMAL, ...)."""
+        return read_accessor(self.doc, self.binary, self._mesh(mesh)["primitives"][0]["attributes"][key]).astype(
+            np.float64)
+
+    def target(self, mesh: str, shape: str, key: str) -> np.ndarray:
+        """Mesh ``mesh``'s morph target ``shape`` (by ``extras.targetNames``): its ``key`` deltas, every vertex."""
+        m = self._mesh(mesh)
+        index = m["primitives"][0]["targets"][m["extras"]["targetNames"].index(shape)][key]
+        return read_accessor(self.doc, self.binary, index).astype(np.float64)
+
+
+@functools.lru_cache(maxsize=8)
+def _face_model(settings: str) -> FaceModel:
+    from workbench.gltf import build_avatar
+    from workbench.options import ModelOptions, normalize_avatar_settings
+
+    return FaceModel(build_avatar(normalize_avatar_settings(json.loads(settings)), ModelOptions()))
+
+
+def face_model(settings: dict) -> FaceModel:
+    """The :class:`FaceModel` of the avatar ``settings`` make, built once for the last few settings asked for.
+
+    >>> f = face_model({"gender": "feminine"})
+    >>> f.attribute("Body", "POSITION").shape[1], f.target("Body", "mouthSmile", "NORMAL").shape[1], 0.9 < f.unit < 1.1
+    (3, 3, True)
+    """
+    return _face_model(json.dumps(settings, sort_keys=True))
+

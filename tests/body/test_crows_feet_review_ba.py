@@ -16,13 +16,9 @@ from functools import cache
 
 import numpy as np
 import pytest
-from helpers import random_settings
+from helpers import face_model, random_settings
 
 from workbench.body.crows_feet import ANGLES, CORNER_OUT, REACH, SPACING, SPACING_AT
-from workbench.body.expressions import EYES_APART
-from workbench.gltf import build_avatar
-from workbench.gltf.glb import read_accessor, read_glb
-from workbench.options import ModelOptions, normalize_avatar_settings
 
 #: Review BA's avatars as its sheets drew them (data/make_review_sheets.review_settings(12, 4762)).
 REVIEW = random_settings(12, 4762, with_added=True, heads=True, features=True, palettes=True, spread=True, recent=True)
@@ -38,20 +34,9 @@ def fan_wave(name: str) -> tuple[float, float]:
     """(at rest, in the smile): the fan's wave in the normals' part along the arc round each eye's outer corner, the
     least of the two eyes' (its cosine's share in a least-squares fit with a smooth change over the angle and the
     distance, which the squint and the cheek's raise bring)."""
-    doc, binary = read_glb(build_avatar(normalize_avatar_settings(FACES[name]), ModelOptions()))
-    mesh = next(m for m in doc["meshes"] if m["name"] == "Body")
-    prim = mesh["primitives"][0]
-
-    def read(index: int) -> np.ndarray:
-        return read_accessor(doc, binary, index).astype(np.float64)
-
-    p, n = read(prim["attributes"]["POSITION"]), read(prim["attributes"]["NORMAL"])
-    target = prim["targets"][mesh["extras"]["targetNames"].index("mouthSmile")]
-    turn, moved = read(target["NORMAL"]), p + read(target["POSITION"])
-    eyes = read(next(m for m in doc["meshes"] if m["name"] == "Eyes")["primitives"][0]["attributes"]["POSITION"])
-    mid_x = float(eyes[:, 0].mean())
-    centres = [eyes[side * (eyes[:, 0] - mid_x) > 0].mean(0) for side in (-1, 1)]
-    unit = float(np.linalg.norm(centres[1] - centres[0])) / EYES_APART
+    f = face_model(FACES[name])
+    p, n, centres, unit = f.attribute("Body", "POSITION"), f.attribute("Body", "NORMAL"), f.centres, f.unit
+    turn, moved = f.target("Body", "mouthSmile", "NORMAL"), p + f.target("Body", "mouthSmile", "POSITION")
     smile = n + turn
     smile /= np.linalg.norm(smile, axis=1, keepdims=True)
     waves = {"rest": [], "smile": []}
@@ -90,19 +75,12 @@ def test_the_fan_is_mirrored_from_eye_to_eye(gender):
     sideways part the opposite, its up and forward parts the same (a fan drawn for one side only, or with the arc's
     way not turned with the side, fails: 0.30 and 0.35 of a unit normal apart, where the fan as it is leaves 0.06 from
     the rest of the smile and the mesh's own asymmetry; bound 0.1)."""
-    doc, binary = read_glb(build_avatar(normalize_avatar_settings({"gender": gender}), ModelOptions()))
-    mesh = next(m for m in doc["meshes"] if m["name"] == "Body")
-    prim = mesh["primitives"][0]
-    p = read_accessor(doc, binary, prim["attributes"]["POSITION"]).astype(np.float64)
-    target = prim["targets"][mesh["extras"]["targetNames"].index("mouthSmile")]
-    turn = read_accessor(doc, binary, target["NORMAL"]).astype(np.float64)
-    eyes = read_accessor(doc, binary, next(m for m in doc["meshes"] if m["name"] == "Eyes")["primitives"][0][
-        "attributes"]["POSITION"]).astype(np.float64)
-    mid_x = float(eyes[:, 0].mean())
+    f = face_model(FACES[f"default {gender}"])
+    p, turn, mid_x = f.attribute("Body", "POSITION"), f.target("Body", "mouthSmile", "NORMAL"), float(f.mid[0])
     from scipy.spatial import cKDTree
 
     right = np.flatnonzero((p[:, 0] - mid_x > 0.025) & (np.linalg.norm(turn, axis=1) > 0.05)
-                           & (np.abs(p[:, 1] - eyes[:, 1].mean()) < 0.03))
+                           & (np.abs(p[:, 1] - f.mid[1]) < 0.03))
     mirrored = p.copy()
     mirrored[:, 0] = 2 * mid_x - p[:, 0]
     gap, twin = cKDTree(mirrored).query(p[right])

@@ -15,12 +15,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from helpers import random_settings
-
-from workbench.body.expressions import EYES_APART
-from workbench.gltf import build_avatar
-from workbench.gltf.glb import read_accessor, read_glb
-from workbench.options import ModelOptions, normalize_avatar_settings
+from helpers import face_model, random_settings
 
 #: Review AZ's avatars as its sheets drew them (data/make_review_sheets.review_settings(12, 4761)).
 REVIEW = random_settings(12, 4761, with_added=True, heads=True, features=True, palettes=True, spread=True, recent=True)
@@ -36,16 +31,8 @@ FACES = {**{f"AZ #{i}": REVIEW[i - 1] for i in (2, 4, 11)},
 
 @cache
 def steepest_sideways(name: str) -> float:
-    doc, binary = read_glb(build_avatar(normalize_avatar_settings(FACES[name]), ModelOptions()))
-
-    def attribute(mesh: str, key: str) -> np.ndarray:
-        prim = next(m for m in doc["meshes"] if m["name"] == mesh)["primitives"][0]
-        return read_accessor(doc, binary, prim["attributes"][key]).astype(np.float64)
-
-    p, n, eyes = attribute("Body", "POSITION"), attribute("Body", "NORMAL"), attribute("Eyes", "POSITION")
-    mid = eyes.mean(0)
-    centres = [eyes[side * (eyes[:, 0] - mid[0]) > 0].mean(0) for side in (-1, 1)]
-    unit = float(np.linalg.norm(centres[1] - centres[0])) / EYES_APART
+    f = face_model(FACES[name])
+    p, n, mid, unit = f.attribute("Body", "POSITION"), f.attribute("Body", "NORMAL"), f.mid, f.unit
     # (the nose's tip as workbench.body.nose_shade finds it, scaled to the face)
     middle = (np.abs(p[:, 0] - mid[0]) < 0.012 * unit) & (p[:, 1] < mid[1] - 0.01 * unit) \
         & (p[:, 1] > mid[1] - 0.07 * unit) & (p[:, 2] > mid[2] - 0.04 * unit)

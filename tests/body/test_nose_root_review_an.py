@@ -16,11 +16,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from helpers import random_settings
-
-from workbench.gltf import build_avatar
-from workbench.gltf.glb import read_accessor, read_glb
-from workbench.options import ModelOptions, normalize_avatar_settings
+from helpers import face_model, random_settings
 
 #: Review AN's avatars as its sheets drew them (data/make_review_sheets.review_settings(12, 4658)).
 REVIEW = random_settings(12, 4658, with_added=True, heads=True, features=True, palettes=True, spread=True, recent=True)
@@ -35,13 +31,8 @@ FACES = {"AN #3": {**REVIEW[2], **BALD},
 
 @cache
 def steepest_down(name: str) -> float:
-    doc, binary = read_glb(build_avatar(normalize_avatar_settings(FACES[name]), ModelOptions()))
-
-    def attribute(mesh: str, key: str) -> np.ndarray:
-        prim = next(m for m in doc["meshes"] if m["name"] == mesh)["primitives"][0]
-        return read_accessor(doc, binary, prim["attributes"][key]).astype(np.float64)
-
-    p, n, eyes = attribute("Body", "POSITION"), attribute("Body", "NORMAL"), attribute("Eyes", "POSITION")
+    f = face_model(FACES[name])
+    p, n, eyes = f.attribute("Body", "POSITION"), f.attribute("Body", "NORMAL"), f.eyes
     mid = eyes.mean(0)
     root = (np.abs(p[:, 0] - mid[0]) < 0.0025) & (p[:, 1] - mid[1] > -0.008) & (p[:, 1] - mid[1] < 0.012) \
         & (p[:, 2] > eyes[:, 2].max() - 0.012)
