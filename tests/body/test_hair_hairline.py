@@ -129,4 +129,6 @@ def test_portraits_keep_a_margin_over_the_hair(style):
     for yaw in (0, 180):
         alpha = np.asarray(render(glb, size=256, camera="portrait", yaw_deg=yaw))[..., 3]
         assert (alpha[: int(256 * 0.02)] == 0).all(), (style, yaw)
-        assert (alpha[: int(256 * 0.12)] > 0).any(), (style, yaw)                 # not framed far too wide
+        # Not framed far too wide (0.12 until the portrait kept framing.TOP_MARGIN, 0.10, over the hair: a bun's top
+        # 0.12 to 0.13 under the edge now, curls' from behind too).
+        assert (alpha[: int(256 * 0.16)] > 0).any(), (style, yaw)

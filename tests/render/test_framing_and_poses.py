@@ -76,7 +76,9 @@ def test_preview_portrait_in_idle_pose_keeps_the_head_centred(hair):
     png = render_preview(glb, PreviewOptions(size=128, camera="portrait"), pose=("idle", 0.0))
     a = _alpha(Image.open(io.BytesIO(png)))
     rows = np.nonzero(a[:, 64])[0]
-    assert rows.min() < 0.2 * 128                        # the head's top is near the top
+    # The head's top near the top (0.2 until the portrait kept framing.TOP_MARGIN, 0.10, over the hair: the curls'
+    # middle column now starts 0.203 down).
+    assert rows.min() < 0.25 * 128
     row = np.nonzero(a[int(0.4 * 128)])[0]
     assert abs((row.max() + row.min()) / 2 - 64) < 0.04 * 128
     # With hair: wider, not cut (the frame grows to keep a margin round big hair: the head a little smaller).
