@@ -23,7 +23,9 @@ from workbench.gltf.glb import read_glb
 from workbench.gltf.meshes import triangle_count
 from workbench.options import HAIR_STYLES, ModelOptions, normalize_avatar_settings
 from workbench.options.problems import InvalidOptions
-from workbench.render import render
+from workbench.render.framing import frame
+from workbench.render.pictures import SUPERSAMPLE, _max_texture, _model, _pivot, _posed, _turned
+from workbench.render.raster import draw
 from workbench.service.openapi import build_openapi
 
 TONE, HAIR = "#E0AC8A", "#3A2A1E"
@@ -115,11 +117,22 @@ def test_buzz_covers_the_scalp_to_its_hairline_and_fades_there(gender):
 
 
 @cache
-def portrait(style: str, yaw: float) -> np.ndarray:
+def _standing(style: str):
     s = normalize_avatar_settings({"gender": "masculine", "hair": {"style": style, "color": HAIR}, "skinTone": TONE})
     glb = build_avatar(s, ModelOptions(animations=("idle",)))
-    image = render(glb, size=192, camera="portrait", background=(255, 255, 255), yaw_deg=yaw, pose=(glb, 0.0))
-    return np.asarray(image)[..., :3].astype(float)
+    return _posed(_model(glb, _max_texture(192), None), (glb, 0.0))
+
+
+@cache
+def portrait(style: str, yaw: float) -> np.ndarray:
+    """``style`` on the masculine head in its idle pose, turned by ``yaw`` and drawn by the bald head's portrait camera
+    (each style's own portrait frames its own hair: a crop's lowers the eyes in the picture, and the heights above
+    would compare two framings)."""
+    bald = _standing("none")
+    pivot = _pivot(bald)
+    cam = frame(_turned(bald, yaw, pivot), "portrait")
+    image = draw(_turned(_standing(style), yaw, pivot), cam, 192, ss=SUPERSAMPLE, background=(255, 255, 255))
+    return image[..., :3].astype(float)
 
 
 @pytest.mark.parametrize("yaw", [0.0, 180.0])

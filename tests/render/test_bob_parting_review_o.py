@@ -23,6 +23,9 @@ from test_bob_review_o import BACKDROP, SILVER, hair
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render import render
 
+# The portrait as it was framed when these measures were tuned (conftest.py's tuned_framing).
+pytestmark = pytest.mark.usefixtures("tuned_framing")
+
 ROWS, LARGE, SMALL = (44, 72), (240, 296), (306, 350)
 # The most the small side may be darker than the large side there, a share of its light (main 0.24; now 0.075).
 MOST = 0.12

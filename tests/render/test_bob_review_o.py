@@ -33,6 +33,9 @@ from built import built_rest as build_avatar  # one build per run, no face shape
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render import render
 
+# The portrait as it was framed when these measures were tuned (conftest.py's tuned_framing).
+pytestmark = pytest.mark.usefixtures("tuned_framing")
+
 BACKDROP = (236, 238, 242)
 # Review O's #3 (key4625.json): a masculine athletic body, 154.5 cm, a silver bob, sunglasses, a hoodie.
 SILVER = {"gender": "masculine", "bodyShape": "athletic", "height": 154.5, "skinTone": "#7B5337",

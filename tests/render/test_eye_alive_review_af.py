@@ -38,6 +38,9 @@ from workbench.render.pictures import SUPERSAMPLE
 from workbench.render.raster import draw
 from workbench.render.scene import Material, Model, Texture, load_clip
 
+# The portrait as it was framed when these measures were tuned (conftest.py's tuned_framing).
+pytestmark = pytest.mark.usefixtures("tuned_framing")
+
 #: Review AF's #1, #8 and #12 (data/make_review_sheets.py's review_settings(12, 4642)).
 FACES = {k: random_settings(12, 4642, with_added=True, heads=True, features=True, palettes=True, spread=True)[k - 1]
          for k in (1, 8, 12)}

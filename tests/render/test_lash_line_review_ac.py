@@ -28,6 +28,9 @@ from workbench.render.pictures import SUPERSAMPLE
 from workbench.render.raster import draw
 from workbench.render.scene import Model, load_clip
 
+# The portrait as it was framed when these measures were tuned (conftest.py's tuned_framing).
+pytestmark = pytest.mark.usefixtures("tuned_framing")
+
 #: Review AC's #1, #3 and #8 (data/make_review_sheets.py's review_settings(12, 4639)); the mouth's test builds the same.
 FACES = {k: random_settings(12, 4639, with_added=True, heads=True, features=True, palettes=True, spread=True)[k - 1]
          for k in (1, 3, 8)}

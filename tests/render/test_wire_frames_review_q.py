@@ -34,6 +34,9 @@ from workbench.render.pictures import SUPERSAMPLE, _pivot, _posed, _turned
 from workbench.render.raster import draw
 from workbench.render.scene import Material, Model, Texture
 
+# The portrait as it was framed when these measures were tuned (conftest.py's tuned_framing).
+pytestmark = pytest.mark.usefixtures("tuned_framing")
+
 SIZE = 288   # (data/make_review_sheets.py's cell: the portraits the reviewer saw)
 BACKGROUND = (236, 238, 242)
 # Review Q's #5 and #10 (/work/wt/briefs/key4627.json), silver aviators both.
