@@ -35,7 +35,7 @@ from functools import lru_cache
 import numpy as np
 
 from .. import threads
-from ..body import ao, brows, eyes, glasses, mouth, outfit, pores, tone
+from ..body import ao, brows, eyes, glasses, glasses_hold, mouth, outfit, pores, tone
 from ..body import hair as hair_look
 from ..body import warm as body_warm
 from ..body.compile import compiled
@@ -438,8 +438,11 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
     if options.merge_mesh:
         prims = []
         for m in sorted(set(material.values())):
-            merged = merge([pieces[n] for n in names if material[n] == m])
+            group = [n for n in names if material[n] == m]
+            merged = merge([pieces[n] for n in group])
             targets = (piece_morphs(settings, merged) or _empty_targets()) if with_morphs else None
+            if targets is not None and "Glasses" in pieces and "Body" in group:   # (the skin: glasses_hold)
+                targets = glasses_hold.held(merged, targets, pieces["Glasses"])
             prims.append(_write_primitive(w, merged, m, targets, tangents=raw is None))
         mesh = w.mesh("Avatar", prims, target_names=SHAPES if with_morphs else None)
         mesh_nodes.append(w.node("Avatar", mesh=mesh, skin=skin))
@@ -448,6 +451,8 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
             if n in PRIMITIVE_OF:
                 continue
             targets = piece_morphs(settings, pieces[n]) if with_morphs else None
+            if targets is not None and "Glasses" in pieces and n == "Body":      # (the skin: glasses_hold)
+                targets = glasses_hold.held(pieces[n], targets, pieces["Glasses"])
             prims = [_write_primitive(w, pieces[n], material[n], targets, tangents=raw is None)]
             # The hair's sleek cards (single-sided) and its blended fringe: further primitives of Hair, drawn after
             # its cards.
