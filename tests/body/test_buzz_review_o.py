@@ -12,6 +12,7 @@ from functools import cache
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
+from helpers import portrait_in
 
 from workbench.body.hair import hair_pieces
 from workbench.body.hair.buzz import COVER, buzzed
@@ -23,9 +24,6 @@ from workbench.gltf.glb import read_glb
 from workbench.gltf.meshes import triangle_count
 from workbench.options import HAIR_STYLES, ModelOptions, normalize_avatar_settings
 from workbench.options.problems import InvalidOptions
-from workbench.render.framing import frame
-from workbench.render.pictures import SUPERSAMPLE, _max_texture, _model, _pivot, _posed, _turned
-from workbench.render.raster import draw
 from workbench.service.openapi import build_openapi
 
 TONE, HAIR = "#E0AC8A", "#3A2A1E"
@@ -117,22 +115,17 @@ def test_buzz_covers_the_scalp_to_its_hairline_and_fades_there(gender):
 
 
 @cache
-def _standing(style: str):
+def _glb(style: str) -> bytes:
     s = normalize_avatar_settings({"gender": "masculine", "hair": {"style": style, "color": HAIR}, "skinTone": TONE})
-    glb = build_avatar(s, ModelOptions(animations=("idle",)))
-    return _posed(_model(glb, _max_texture(192), None), (glb, 0.0))
+    return build_avatar(s, ModelOptions(animations=("idle",)))
 
 
 @cache
 def portrait(style: str, yaw: float) -> np.ndarray:
-    """``style`` on the masculine head in its idle pose, turned by ``yaw`` and drawn by the bald head's portrait camera
+    """``style`` on the masculine head in its idle pose, turned by ``yaw`` and drawn in the bald head's portrait frame
     (each style's own portrait frames its own hair: a crop's lowers the eyes in the picture, and the heights above
     would compare two framings)."""
-    bald = _standing("none")
-    pivot = _pivot(bald)
-    cam = frame(_turned(bald, yaw, pivot), "portrait")
-    image = draw(_turned(_standing(style), yaw, pivot), cam, 192, ss=SUPERSAMPLE, background=(255, 255, 255))
-    return image[..., :3].astype(float)
+    return portrait_in(_glb(style), _glb("none"), 192, yaw, (255, 255, 255))
 
 
 @pytest.mark.parametrize("yaw", [0.0, 180.0])

@@ -31,6 +31,7 @@ import numpy as np
 from scipy import ndimage
 
 from .lod import Piece
+from .soften import rings
 
 __all__ = ["CLEAR", "REACH", "held"]
 
@@ -63,11 +64,12 @@ def _backs(frame: Piece) -> tuple[np.ndarray, np.ndarray]:
     keep = a + b <= 1 + 1e-9
     w = np.stack([a[keep], b[keep], 1 - a[keep] - b[keep]], 1)
     pos = frame.positions.astype(np.float64)
-    out = np.abs(pos[:, 0] - pos[:, 0].mean())
+    centre = float(pos[:, 0].mean())
+    out = np.abs(pos[:, 0] - centre)
     front = pos[:, 2] > float(np.median(pos[out >= HINGE * out.max(), 2])) - FRONT
     tris = frame.indices[front[frame.indices].all(1)]
     pts = np.einsum("wk,tkc->twc", w, pos[tris]).reshape(-1, 3)
-    pts = pts[(np.abs(pts[:, 0] - pos[:, 0].mean()) > MIDDLE) & (pts[:, 1] < pts[:, 1].mean())]
+    pts = pts[(np.abs(pts[:, 0] - centre) > MIDDLE) & (pts[:, 1] < pts[:, 1].mean())]
     reach = int(np.ceil(REACH / CELL))
     origin = pts[:, :2].min(0) - (reach + 1) * CELL
     ij = np.floor((pts[:, :2] - origin) / CELL).astype(np.int64)
@@ -85,15 +87,6 @@ def _limit(origin: np.ndarray, grid: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return out
 
 
-def _neighbours(body: Piece) -> tuple[np.ndarray, np.ndarray]:
-    """The body's vertices' neighbours over its triangles, by source (split vertices as one): (pairs' ends a, b)."""
-    s = body.source[body.indices]
-    a = np.concatenate([s[:, 0], s[:, 1], s[:, 2]])
-    b = np.concatenate([s[:, 1], s[:, 2], s[:, 0]])
-    ok = (a >= 0) & (b >= 0)
-    return np.concatenate([a[ok], b[ok]]), np.concatenate([b[ok], a[ok]])
-
-
 def held(body: Piece, targets: list[tuple], frame: Piece) -> list[tuple]:
     """``targets`` (per shape: vertex indices into ``body``, position deltas, then any normals' (indices, deltas)) with
     every move that would bring a vertex of ``body`` through ``frame``'s front cut short (see the module's text)."""
@@ -101,9 +94,11 @@ def held(body: Piece, targets: list[tuple], frame: Piece) -> list[tuple]:
     lo, hi = origin, origin + np.array(grid.shape) * CELL
     nearest = float(grid[np.isfinite(grid)].min(initial=np.inf))
     pos = body.positions.astype(np.float64)
-    a, b = _neighbours(body)
+    # The skin's rings by source (split vertices as one), over which a cut is spread.
     size = int(max(body.source.max(), 0)) + 1
-    count = np.maximum(np.bincount(a, minlength=size), 1)
+    by_source = body.source[body.indices]
+    ring, count = rings(by_source[(by_source >= 0).all(1)], size)
+    count = np.maximum(count, 1)
     steps = np.linspace(0, 1, STEPS + 1)[1:, None, None]
     out = []
     for entry in targets:
@@ -121,19 +116,17 @@ def held(body: Piece, targets: list[tuple], frame: Piece) -> list[tuple]:
         q = p[near] + steps * d[near]                                          # (STEPS, n, 3)
         behind = p[near, 2] <= _limit(origin, grid, p[near])
         over = (q[..., 2] > _limit(origin, grid, q.reshape(-1, 3)).reshape(q.shape[:2])) & behind
-        blocked = np.zeros(len(idx), bool)
-        blocked[near] = over.any(0)
-        t = np.ones(len(idx))
-        t[near] = np.where(over.any(0), over.argmax(0) / STEPS, 1.0)
-        if not blocked.any():
+        if not over.any():
             out.append(entry)
             continue
+        t = np.ones(len(idx))
+        t[near] = np.where(over.any(0), over.argmax(0) / STEPS, 1.0)
         # The cut by source (split vertices alike), spread over the neighbours and never less than at the vertex.
         src = body.source[idx]
         cut = np.zeros(size)
         np.maximum.at(cut, src[src >= 0], 1 - t[src >= 0])
         for _ in range(ROUNDS):
-            cut = np.maximum(cut, 0.5 * (cut + np.bincount(a, cut[b], size) / count))
+            cut = np.maximum(cut, 0.5 * (cut + ring @ cut / count))
         keep = np.where(src >= 0, 1 - cut[np.maximum(src, 0)], t)
         out.append((idx, (d * keep[:, None]).astype(delta.dtype), *entry[2:]))
     return out

@@ -233,6 +233,13 @@ def _mode(mat: dict) -> str:
     return "MASK" if mat.get("mask") else "BLEND" if mat["blend"] else "OPAQUE"
 
 
+def _face_targets(settings: dict, p: Piece, skin: bool, frame: Piece | None):
+    """``p``'s face shapes (:func:`~workbench.body.face.piece_morphs`), the skin's held behind the glasses' ``frame``
+    when ``p`` holds the skin (:mod:`workbench.body.glasses_hold`)."""
+    targets = piece_morphs(settings, p)
+    return glasses_hold.held(p, targets, frame) if targets is not None and skin and frame is not None else targets
+
+
 def _empty_targets() -> list[tuple[np.ndarray, np.ndarray]]:
     return [(np.zeros(0, np.int64), np.zeros((0, 3), np.float32))] * len(SHAPES)
 
@@ -440,9 +447,8 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         for m in sorted(set(material.values())):
             group = [n for n in names if material[n] == m]
             merged = merge([pieces[n] for n in group])
-            targets = (piece_morphs(settings, merged) or _empty_targets()) if with_morphs else None
-            if targets is not None and "Glasses" in pieces and "Body" in group:   # (the skin: glasses_hold)
-                targets = glasses_hold.held(merged, targets, pieces["Glasses"])
+            targets = (_face_targets(settings, merged, "Body" in group, pieces.get("Glasses")) or _empty_targets()) \
+                if with_morphs else None
             prims.append(_write_primitive(w, merged, m, targets, tangents=raw is None))
         mesh = w.mesh("Avatar", prims, target_names=SHAPES if with_morphs else None)
         mesh_nodes.append(w.node("Avatar", mesh=mesh, skin=skin))
@@ -450,9 +456,7 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         for n in names:
             if n in PRIMITIVE_OF:
                 continue
-            targets = piece_morphs(settings, pieces[n]) if with_morphs else None
-            if targets is not None and "Glasses" in pieces and n == "Body":      # (the skin: glasses_hold)
-                targets = glasses_hold.held(pieces[n], targets, pieces["Glasses"])
+            targets = _face_targets(settings, pieces[n], n == "Body", pieces.get("Glasses")) if with_morphs else None
             prims = [_write_primitive(w, pieces[n], material[n], targets, tangents=raw is None)]
             # The hair's sleek cards (single-sided) and its blended fringe: further primitives of Hair, drawn after
             # its cards.
