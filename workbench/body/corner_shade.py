@@ -58,7 +58,8 @@ def seam_share(m) -> np.ndarray:
     d = np.min(np.linalg.norm(p[:, None, :] - corners[None, :, :], axis=2), axis=1) / (SOFT_RADIUS * unit)
     t = np.clip(2.0 - 2.0 * d, 0.0, 1.0)
     share = t * t * (3 - 2 * t)
-    share[cKDTree(edge).query(p)[0] > SEAM * unit] = 0.0
+    some = np.flatnonzero(share > 0)     # (the rest are 0 whatever their distance from the edge)
+    share[some[cKDTree(edge).query(p[some])[0] > SEAM * unit]] = 0.0
     return share
 
 
@@ -84,6 +85,10 @@ def soft_corners(positions: np.ndarray, tris: np.ndarray, normals: np.ndarray, s
     # all the balls together, in each ball's order, as ``ndarray.mean(0)`` sums one ball's rows: the same bits as the
     # mean per vertex, which was 0.1 s of a build in Python.)
     skin = sets.unique(tris)
+    # (The skin within a ball of the evened vertices' box only: the tree over it finds the same members, in the same
+    # order, the indices' as the whole skin's tree sorts them.)
+    lo, hi = positions[near].min(0) - 1.01 * ball, positions[near].max(0) + 1.01 * ball
+    skin = skin[np.all((positions[skin] >= lo) & (positions[skin] <= hi), axis=1)]
     rows = cKDTree(positions[skin]).query_ball_point(positions[near], ball)
     count = np.fromiter(map(len, rows), np.intp, len(rows))
     member = skin[np.fromiter(chain.from_iterable(rows), np.intp, int(count.sum()))]

@@ -24,7 +24,10 @@ TURN = 0.0015
 def front(positions: np.ndarray, triangles: np.ndarray, x0: float, ys: np.ndarray) -> np.ndarray:
     """The most forward z at each height in ``ys`` where the plane x = ``x0`` cuts ``triangles`` (NaN where none):
     each cut triangle gives a segment, so the profile is continuous between vertices centimetres apart."""
-    p = positions.astype(np.float64)[triangles]
+    # (Only the triangles with a corner either side of the plane can be cut: the rest, nine in ten of the skin's, are
+    # left out before their corners are gathered.)
+    x = positions[:, 0].astype(np.float64)[triangles] - x0
+    p = positions.astype(np.float64)[triangles[(x.min(1) < 0) & (x.max(1) > 0)]]
     d = p[..., 0] - x0
     ends = []
     for a, b in ((0, 1), (1, 2), (2, 0)):
