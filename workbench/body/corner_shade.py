@@ -15,6 +15,7 @@ millimetres a real one does; the shape's positions stay as they are (tests/rende
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import chain
 
 import numpy as np
@@ -22,7 +23,8 @@ from scipy.spatial import cKDTree
 
 from . import sets
 
-__all__ = ["REST_SHARE", "SEAM", "SOFT_BALL", "SOFT_RADIUS", "SOFT_ROUNDS", "rest_normals", "seam_share", "soft_corners"]
+__all__ = ["REST_SHARE", "SEAM", "SOFT_BALL", "SOFT_RADIUS", "SOFT_ROUNDS", "rest_normals", "rest_normals_of", "seam_share",
+           "soft_corners"]
 
 # The radius (metres on the reference face) round each mouth corner over which the smile's normals are evened: all of
 # the evening to half of it, none from SOFT_RADIUS on (a smooth falloff between).
@@ -118,3 +120,14 @@ def rest_normals(m) -> np.ndarray:
                                 - m.positions[m.groups["helper-r-eye"]].mean(0))) / EYES_APART
     out = soft_corners(m.positions, tris[~lining], m.normals, REST_SHARE * seam_share(m), SOFT_BALL * unit)
     return out.astype(np.float32)
+
+
+@lru_cache(maxsize=4)
+def rest_normals_of(key: tuple) -> np.ndarray:
+    """:func:`rest_normals` of the body keyed ``key`` (:func:`workbench.body.mesh.body_key`), read-only, made once for the
+    model's Body piece (workbench.gltf.meshes) and its shapes' normal deltas (workbench.body.face) alike."""
+    from .mesh import body_of
+
+    out = rest_normals(body_of(key))
+    out.setflags(write=False)
+    return out

@@ -22,7 +22,7 @@ from functools import cache, lru_cache
 import numpy as np
 
 from .apple_shade import round_apples
-from .corner_shade import SOFT_BALL, rest_normals, seam_share, soft_corners
+from .corner_shade import SOFT_BALL, rest_normals_of, seam_share, soft_corners
 from .crows_feet import crows_feet
 from .expressions import EYES_APART, SMILE_EYES, SYNTHETIC, inner_corners
 from .fold_shade import groove
@@ -215,7 +215,7 @@ def _turned(key: tuple) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     rest = _vertex_normals(m.positions, tris)
     # (each shape's normals turn from the rest's as the GLB carries them, its mouth's corners soft: what the shape's own
     # normals are stays, workbench.body.corner_shade.rest_normals)
-    soft, evened = rest.copy(), rest_normals(m)
+    soft, evened = rest.copy(), rest_normals_of(key)
     changed = np.any(evened != m.normals, axis=1)
     soft[changed] = evened[changed]
     # (not the mouth's lining, whose normals are one direction out of the mouth: workbench.body.teeth_walls.lined)

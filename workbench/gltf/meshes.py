@@ -32,7 +32,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..body.brows import brow_piece, brow_style
-from ..body.corner_shade import rest_normals
+from ..body.corner_shade import rest_normals_of
 from ..body.eyes import lid_arc, with_eye_uvs
 from ..body.face import FACE_MESHES
 from ..body.glasses import glasses_piece
@@ -102,9 +102,8 @@ def _glasses(body: tuple, glasses: str) -> Piece:
 def _soft_corners(body: tuple) -> tuple[np.ndarray, np.ndarray]:
     """(the body-mesh vertices whose rest normals the mouth's soft corners turn, their normals): the body keyed ``body``
     (workbench.body.corner_shade.rest_normals)."""
-    mesh = body_of(body)
-    normals = rest_normals(mesh)
-    turned = np.any(normals != mesh.normals, axis=1)
+    normals = rest_normals_of(body)
+    turned = np.any(normals != body_of(body).normals, axis=1)
     return turned, normals
 
 
