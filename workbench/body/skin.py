@@ -88,6 +88,15 @@ GULLET = (0.03, 0.06, (0.8, 1.0, 1.0))
 # bluer than the face on a mid or deep tone (tests/body/test_skin_colour.py: no bruise). (At (4.5, 11.0) a pale cheek
 # under ACES turned 5.6 degrees towards red, tests/render/test_threejs_aces_review_r.py allows 5.)
 WARM_RED = (7.0, 1.5)
+# The ears' warmth (the ``warm`` mask): within EAR_REACH of each ear's centre (metres on the reference face, full
+# inside the second), only where the skin stands out from the side of the head (:func:`_off_the_head`: from EAR_OUT's
+# first to its second). A ball alone (3.5 cm) reddened the temple in front of the ear and the skull over it, a red
+# blotch beside every ear in profile.
+EAR_REACH = (0.048, 0.03)
+EAR_OUT = (0.0015, 0.004)
+# The skin round an ear the side of the head is fitted to (metres from its centre, and no further in from it).
+EAR_SIDE = 0.055
+EAR_INWARD = 0.015
 FLUSH_RED = (4.5, 8.5)
 # The beard's ground (the ``beard`` mask): its top edge BEARD_TOP[0] over the mouth's corners at the face's middle,
 # rising BEARD_TOP[1] metres per metre out from 22 mm beside it (towards the ear lobe), on the reference face. (Rising
@@ -131,6 +140,20 @@ def _noise3(points: np.ndarray, cell: float, seed: int) -> np.ndarray:
         w = np.prod([f[..., k] if d[k] else 1 - f[..., k] for k in range(3)], axis=0)
         out += w * table[(i0[..., 0] + d[0]) % 64, (i0[..., 1] + d[1]) % 64, (i0[..., 2] + d[2]) % 64]
     return (out - 0.5) * 2.0
+
+
+def _off_the_head(skin: np.ndarray, ear: np.ndarray, side: float, at: np.ndarray) -> np.ndarray:
+    """How far each point of ``at`` (metres, (..., 3)) stands out from the side of the head round the ear at ``ear``:
+    its distance outward (``side``: +1 where outward is +x) from a plane fitted to the ``skin`` vertices within
+    :data:`EAR_SIDE` of it, the ear's own left out (fitted again without the points more than 2 mm off the first fit).
+    The ear's rim, lobe and tragus stand out 2 to 15 mm; the skin in front of it, above and behind it, none."""
+    near = skin[(np.linalg.norm(skin - ear, axis=1) < EAR_SIDE) & (side * (skin[:, 0] - ear[0]) > -EAR_INWARD)]
+    keep = np.ones(len(near), bool)
+    for _ in range(3):
+        a = np.column_stack([np.ones(keep.sum()), near[keep, 1], near[keep, 2]])
+        coef = np.linalg.lstsq(a, near[keep, 0], rcond=None)[0]
+        keep = side * (near[:, 0] - (coef[0] + coef[1] * near[:, 1] + coef[2] * near[:, 2])) < 0.002
+    return side * (at[..., 0] - (coef[0] + coef[1] * at[..., 1] + coef[2] * at[..., 2]))
 
 
 def upper_border(u, height: float, peak: float, dip: float):
@@ -256,7 +279,8 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
     for eye in (eye_l, eye_r):
         ear_c = np.array([eye[0] + np.sign(eye[0] - mid_x) * 0.048 * unit, eye[1] - 0.012 * unit, eye[2] - 0.085 * unit])
         d = np.sqrt(((P - ear_c) ** 2).sum(2))
-        ear = np.maximum(ear, _smoothstep(0.035 * unit, 0.015 * unit, d))
+        ear = np.maximum(ear, _smoothstep(EAR_REACH[0] * unit, EAR_REACH[1] * unit, d)
+                         * _smoothstep(EAR_OUT[0] * unit, EAR_OUT[1] * unit, _off_the_head(pos[m.groups["body"]], ear_c, np.sign(eye[0] - mid_x), P)))
     out["warm"] = np.maximum(nose_tip, ear)
     # The face (its pores show, :mod:`.pores`) and its T-zone (forehead, nose: the shiny part).
     out["face"] = (front * _smoothstep(slit - 0.05 * unit, slit - 0.02 * unit, y)).astype(np.float32)
