@@ -88,6 +88,12 @@ GULLET = (0.03, 0.06, (0.8, 1.0, 1.0))
 # bluer than the face on a mid or deep tone (tests/body/test_skin_colour.py: no bruise). (At (4.5, 11.0) a pale cheek
 # under ACES turned 5.6 degrees towards red, tests/render/test_threejs_aces_review_r.py allows 5.)
 WARM_RED = (7.0, 1.5)
+# The palms' and soles' CIELAB step from the skin (the ``palms`` mask): L* by the first plus the second times the
+# tone's depth (1 - :func:`.tone.paleness`), a* by the third, b* by the fourth times the depth (warmer: with less, a
+# deep tone's palm read ashy); the nails' likewise (``nails``). On the deepest tone a palm L* 31 on skin of 12, on a
+# mid brown (#8D5524) 49 on 36.
+PALM_SHIFT = (1.0, 20.0, 4.0, 5.0)
+NAIL_SHIFT = (3.0, 24.0, 4.0, 1.0)
 # The ears' warmth (the ``warm`` mask): within EAR_REACH of each ear's centre (metres on the reference face, full
 # inside the second), only where the skin stands out from the side of the head (:func:`_off_the_head`: from EAR_OUT's
 # first to its second). A ball alone (3.5 cm) reddened the temple in front of the ear and the skull over it, a red
@@ -407,7 +413,6 @@ def skin_texture(tone: str, gender: str, size: int = SKIN_SIZE) -> np.ndarray:
     are the ``Eyebrows`` mesh's alone, see the note after the lips), so the hair's colour is not part of it."""
     f = features(gender, size)
     base = rgb(albedo_for(tone, skin_reflect(tone))).astype(np.float32)    # (less reflection on a deep tone, more albedo)
-    lum = float(rgb(tone).astype(np.float32) @ np.array([0.2126, 0.7152, 0.0722], np.float32))   # as seen
     feminine = gender == "feminine"
     # Mottling: value and a little redness, a few percent (more reads as dirt on light skin). Through
     # a table of its 256 levels: one gather instead of float arithmetic over every texel (8x faster).
@@ -447,12 +452,13 @@ def skin_texture(tone: str, gender: str, size: int = SKIN_SIZE) -> np.ndarray:
     toward(shifted(base, FOREHEAD_SHIFT[0] * pale, FOREHEAD_SHIFT[1], FOREHEAD_SHIFT[2] * pale ** 2), "forehead", 0.8)
     toward(shifted(base, -2.5 - 3.5 * pale, 1.0, -2.0), "lids", 0.6 if feminine else 0.45)
     toward(shifted(base, -2.0 - 1.5 * pale, 1.5, -2.5), "undereye", 0.8)
-    # Palms, soles and nails are lighter; dark skin much more so (melanin is sparse there).
-    light = rgb(albedo_for("#EDC2A8")).astype(np.float32)
-    lift = 0.25 + 0.45 * (1 - min(lum / 0.6, 1.0))
-    # (Very light skin is already lighter than that: its palms only turn a little pinker, not darker.)
-    toward(np.maximum(base + (light - base) * lift, base * np.array([1.0, 0.97, 0.96])), "palms", 0.9)
-    toward(base + (rgb(albedo_for("#F2D1C7")) - base) * (lift + 0.15), "nails", 0.8)
+    # Palms, soles and nails are lighter; dark skin more so (melanin is sparse there), a very light skin's only a little
+    # pinker. (Lifted 0.25 to 0.7 of the way to a light peach, a deep tone's palms were L* 52 on skin of 12 to 27: "a
+    # near-white peach palm on very dark skin", "someone else's hands", blind reviews AU and BC.)
+    toward(shifted(base, PALM_SHIFT[0] + PALM_SHIFT[1] * (1 - pale), PALM_SHIFT[2], PALM_SHIFT[3] * (1 - pale)), "palms",
+           0.9)
+    toward(shifted(base, NAIL_SHIFT[0] + NAIL_SHIFT[1] * (1 - pale), NAIL_SHIFT[2], NAIL_SHIFT[3] * (1 - pale)), "nails",
+           0.8)
     # Lips (:func:`.tone.lip_colour`): a rose on a pale tone, a redder brown on a deep one. (Multiplied per channel towards
     # red, a pale tone's lips were 20 L* darker and 20 a* redder: "an over-saturated salmon", blind review E; moved by
     # lightness alone, a deep tone's were the skin's value, J.) As much on a masculine face (less merged, A).
