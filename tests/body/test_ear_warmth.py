@@ -16,25 +16,22 @@ import numpy as np
 import pytest
 
 from workbench.body.expressions import EYES_APART
-from workbench.body.skin import SKIN_SIZE, features, reference_body
+from workbench.body.skin import SKIN_SIZE, ear_centres, features, reference_body
 from workbench.body.texels import texel_map
 
 GENDERS = ("feminine", "masculine")
 
 
 @cache
-def places(gender: str) -> tuple[np.ndarray, np.ndarray, float]:
-    """(each texel's place on the reference body (SKIN_SIZE * SKIN_SIZE, 3), the two ears' centres as the skin's
-    masks take them (2, 3), the face's unit)."""
+def places(gender: str) -> tuple[np.ndarray, list[tuple[np.ndarray, float]], float]:
+    """(each texel's place on the reference body (SKIN_SIZE * SKIN_SIZE, 3), the two ears' centres and sides as the
+    skin's masks take them (:func:`workbench.body.skin.ear_centres`), the face's unit)."""
     m = reference_body(gender)
     faces = m.face_groups["body"]
     tris = m.triangles[faces]
     p = texel_map(m.triangle_uvs[faces], SKIN_SIZE).paint_vertices(tris, m.positions).reshape(-1, 3)
     eyes = [m.positions[m.groups[f"helper-{s}-eye"]].mean(0) for s in "lr"]
-    mid_x, unit = (eyes[0][0] + eyes[1][0]) / 2, float(np.linalg.norm(eyes[0] - eyes[1])) / EYES_APART
-    ears = np.array([[e[0] + np.sign(e[0] - mid_x) * 0.048 * unit, e[1] - 0.012 * unit, e[2] - 0.085 * unit]
-                     for e in eyes])
-    return p, ears, unit
+    return p, ear_centres(m), float(np.linalg.norm(eyes[0] - eyes[1])) / EYES_APART
 
 
 def warm(gender: str) -> np.ndarray:
@@ -53,8 +50,7 @@ def test_the_ears_warmth_is_on_the_ear_not_the_head_round_it(gender):
     masculine (a mean of 0.07 and 0.03); now 0.03 and 0."""
     p, ears, unit = places(gender)
     w = warm(gender)
-    for ear in ears:
-        side = np.sign(ear[0])
+    for ear, side in ears:
         near = np.linalg.norm(p - ear, axis=1) < 0.05 * unit
         rim = near & (side * (p[:, 0] - ear[0]) > 0.003)
         lo, hi = p[rim].min(0) - 0.012, p[rim].max(0) + 0.012

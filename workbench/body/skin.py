@@ -148,6 +148,21 @@ def _noise3(points: np.ndarray, cell: float, seed: int) -> np.ndarray:
     return (out - 0.5) * 2.0
 
 
+def ear_centres(m) -> list[tuple[np.ndarray, float]]:
+    """(centre, side) of each ear of body ``m`` as the skin's ``warm`` mask takes it (metres; ``side`` +1 where outward
+    from the head's middle is +x): from each eye's centre 48 mm out, 12 down and 85 back, on the reference face's scale.
+
+    >>> [side for _, side in ear_centres(reference_body("feminine"))]
+    [1.0, -1.0]
+    """
+    pos = m.positions
+    eye_l, eye_r = pos[m.groups["helper-l-eye"]].mean(0), pos[m.groups["helper-r-eye"]].mean(0)
+    mid_x = (eye_l[0] + eye_r[0]) / 2
+    unit = np.linalg.norm(eye_l - eye_r) / EYES_APART
+    return [(np.array([eye[0] + np.sign(eye[0] - mid_x) * 0.048 * unit, eye[1] - 0.012 * unit, eye[2] - 0.085 * unit]),
+             float(np.sign(eye[0] - mid_x))) for eye in (eye_l, eye_r)]
+
+
 def _off_the_head(skin: np.ndarray, ear: np.ndarray, side: float, at: np.ndarray) -> np.ndarray:
     """How far each point of ``at`` (metres, (..., 3)) stands out from the side of the head round the ear at ``ear``:
     its distance outward (``side``: +1 where outward is +x) from a plane fitted to the ``skin`` vertices within
@@ -282,11 +297,12 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
     nose = np.array([mid_x, eye_l[1] - 0.035 * unit])
     nose_tip = np.exp(-(((x - nose[0]) ** 2 + (y - nose[1]) ** 2) / (0.010 * unit) ** 2)) * front
     ear = np.zeros_like(x)
-    for eye in (eye_l, eye_r):
-        ear_c = np.array([eye[0] + np.sign(eye[0] - mid_x) * 0.048 * unit, eye[1] - 0.012 * unit, eye[2] - 0.085 * unit])
+    skin = pos[m.groups["body"]]
+    for ear_c, side in ear_centres(m):
         d = np.sqrt(((P - ear_c) ** 2).sum(2))
+        out_of_head = _off_the_head(skin, ear_c, side, P)
         ear = np.maximum(ear, _smoothstep(EAR_REACH[0] * unit, EAR_REACH[1] * unit, d)
-                         * _smoothstep(EAR_OUT[0] * unit, EAR_OUT[1] * unit, _off_the_head(pos[m.groups["body"]], ear_c, np.sign(eye[0] - mid_x), P)))
+                         * _smoothstep(EAR_OUT[0] * unit, EAR_OUT[1] * unit, out_of_head))
     out["warm"] = np.maximum(nose_tip, ear)
     # The face (its pores show, :mod:`.pores`) and its T-zone (forehead, nose: the shiny part).
     out["face"] = (front * _smoothstep(slit - 0.05 * unit, slit - 0.02 * unit, y)).astype(np.float32)
@@ -455,10 +471,8 @@ def skin_texture(tone: str, gender: str, size: int = SKIN_SIZE) -> np.ndarray:
     # Palms, soles and nails are lighter; dark skin more so (melanin is sparse there), a very light skin's only a little
     # pinker. (Lifted 0.25 to 0.7 of the way to a light peach, a deep tone's palms were L* 52 on skin of 12 to 27: "a
     # near-white peach palm on very dark skin", "someone else's hands", blind reviews AU and BC.)
-    toward(shifted(base, PALM_SHIFT[0] + PALM_SHIFT[1] * (1 - pale), PALM_SHIFT[2], PALM_SHIFT[3] * (1 - pale)), "palms",
-           0.9)
-    toward(shifted(base, NAIL_SHIFT[0] + NAIL_SHIFT[1] * (1 - pale), NAIL_SHIFT[2], NAIL_SHIFT[3] * (1 - pale)), "nails",
-           0.8)
+    for name, (dl, dl_deep, da, db_deep), strength in (("palms", PALM_SHIFT, 0.9), ("nails", NAIL_SHIFT, 0.8)):
+        toward(shifted(base, dl + dl_deep * (1 - pale), da, db_deep * (1 - pale)), name, strength)
     # Lips (:func:`.tone.lip_colour`): a rose on a pale tone, a redder brown on a deep one. (Multiplied per channel towards
     # red, a pale tone's lips were 20 L* darker and 20 a* redder: "an over-saturated salmon", blind review E; moved by
     # lightness alone, a deep tone's were the skin's value, J.) As much on a masculine face (less merged, A).
