@@ -39,6 +39,12 @@ SHORT_HAIRLINE = (0.96, 1.04)
 # the outline's roughness (tests/render/test_hair_volume_review_e.py, twelve random heads) had medians 0.07 to 0.95 per
 # mille; 65 is the most broken up, as the main stream's draw before pass 67 was (0.72; 1.21 with pass 67's line).
 SHORT_TUFT_SEED = 65
+# The sides lie close: the volume and the tufts' lift, on the temples and over the ears (from polar SHORT_SIDE_POLAR
+# down, between 40 and 145 degrees from the face), cut by SHORT_SIDE_FLAT. At full height the top's strands combed
+# down over the side stood 2 to 3 cm off the temple, wider than the head from the front: "flat strips stick out
+# sideways from the temples" (blind review BC; tests/body/test_crop_sides_review_bc.py).
+SHORT_SIDE_POLAR = (42.0, 62.0)
+SHORT_SIDE_FLAT = 0.85
 
 
 def _short_field(head: Head):
@@ -85,8 +91,11 @@ def short_groom(mesh: BodyMesh, head: Head, lod: int, roots_count: int) -> Groom
         # Rising off the scalp over the first 2 cm, the tips lying back down towards it (but a tuft's lifting).
         rise = 1 - (1 - np.minimum(s / 0.02, 1)) ** 2
         along = np.minimum(s / length[i], 1)
-        return (emerge(s, 0.0025 + lift[i]) + full[i] * rise * (1 - 0.6 * along ** 2)
-                + up[i] * smoothstep(0.3, 1.0, along))
+        pol_p = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
+        az_p = np.abs(np.degrees(np.arctan2(d[:, 0], d[:, 2])))
+        temple = smoothstep(*SHORT_SIDE_POLAR, pol_p) * smoothstep(40.0, 65.0, az_p) * smoothstep(145.0, 120.0, az_p)
+        return (emerge(s, 0.0025 + lift[i]) + (full[i] * rise * (1 - 0.6 * along ** 2)
+                + up[i] * smoothstep(0.3, 1.0, along)) * (1 - SHORT_SIDE_FLAT * temple))
 
     comb = field
 
