@@ -257,6 +257,18 @@ def _turned(key: tuple) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     return out
 
 
+def prepare(settings: dict) -> None:
+    """Make the body's face shapes for normalized ``settings`` (what every piece's :func:`piece_morphs` reads, kept per
+    body): the shapes' table and :data:`SHADED`'s normal deltas. A model's build runs this on its helper thread beside
+    its meshes (:func:`workbench.gltf.avatar.build_avatar`), so its pieces' shapes after are lookups.
+
+    >>> from workbench.options import normalize_avatar_settings
+    >>> prepare(normalize_avatar_settings({"gender": "feminine"}))
+    """
+    dense_morph_deltas(settings, PARTS)
+    _turned(body_key(settings))
+
+
 def piece_morphs(settings: dict, p: Piece) -> list[tuple[np.ndarray, ...]] | None:
     """Per shape in :data:`SHAPES` order, (vertex indices into ``p``, deltas) of the vertices it
     moves (possibly none); None when no shape moves any vertex of ``p`` (the piece carries no morphs).

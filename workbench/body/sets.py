@@ -1,4 +1,4 @@
-"""Sorted sets of indices (vertices, triangles), as numpy's set routines give them, found by a sort.
+"""Sorted sets of indices (vertices, triangles), as numpy's set routines give them, found by a sort or a table.
 
 numpy 2's ``unique`` hashes its input, then sorts what it found: for the few thousand indices a face shape or a
 mouth's edge holds, 0.27 ms a call where a sort and a comparison of neighbours take 0.02 ms (the union of two
@@ -17,10 +17,22 @@ import numpy as np
 
 __all__ = ["difference", "intersection", "union", "unique"]
 
+# How sparse a table of indices :func:`unique` marks may be: up to this many entries a value given, and this many more.
+SPAN, SPAN_MORE = 8, 65536
+
 
 def unique(a) -> np.ndarray:
-    """``np.unique(a)``: the distinct values of ``a`` (flattened), sorted."""
-    s = np.sort(np.ravel(a))
+    """``np.unique(a)``: the distinct values of ``a`` (flattened), sorted. Indices (integers from 0, none past
+    :data:`SPAN` times as many as there are, and a few thousand more) by marking each in a table (a face shape's
+    lookups made some 90 calls for a new avatar, 28 ms sorted and 5 ms marked), anything else by a sort."""
+    r = np.ravel(a)
+    if len(r) > 1 and r.dtype.kind in "iu":
+        low, high = int(r.min()), int(r.max())
+        if low >= 0 and high < SPAN * len(r) + SPAN_MORE:
+            seen = np.zeros(high + 1, bool)
+            seen[r] = True
+            return np.flatnonzero(seen).astype(r.dtype, copy=False)
+    s = np.sort(r)
     return s if len(s) < 2 else s[np.concatenate(([True], s[1:] != s[:-1]))]
 
 
@@ -31,9 +43,8 @@ def union(a, b) -> np.ndarray:
 
 def intersection(a, b) -> np.ndarray:
     """``np.intersect1d(a, b)``: the values in both, sorted, once each."""
-    both = np.concatenate((unique(a), unique(b)))
-    both.sort()
-    return both[:-1][both[1:] == both[:-1]]
+    u, b = unique(a), np.asarray(b)
+    return u[np.isin(u, b)].astype(np.result_type(u, b), copy=False)
 
 
 def difference(a, b) -> np.ndarray:

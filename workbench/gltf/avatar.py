@@ -39,7 +39,7 @@ from ..body import ao, brows, eyes, glasses, glasses_hold, mouth, outfit, pores,
 from ..body import hair as hair_look
 from ..body import warm as body_warm
 from ..body.compile import compiled
-from ..body.face import SHAPES, piece_morphs
+from ..body.face import SHAPES, piece_morphs, prepare
 from ..body.lod import Piece, merge, uv_into
 from ..body.mesh import body_mesh, body_of
 from ..body.outfit import cloth
@@ -345,9 +345,24 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
             # it here, and this thread's error is the one that says so (a helper's first use made the caller
             # answer "another request is fetching them", and the fetch's own failure went unsaid).
             compiled()
-            (rig, meshes), mats = threads.beside(
-                lambda: (avatar_skeleton(settings), parts(settings, options.lod, below=below)),
-                lambda: _materials(settings, options.lod))
+            shapes = morphs and options.lod in MORPH_LODS
+
+            def meshes_here():
+                # The body's face shapes on a second helper once the body is made (they read it; made here after
+                # the meshes, they were 0.27 s of a new avatar's 0.59 s model, bench/RESULTS.md pass 74).
+                body_mesh(settings)
+                later = threads.start(lambda: prepare(settings)) if shapes else None
+                try:
+                    made = avatar_skeleton(settings), parts(settings, options.lod, below=below)
+                except BaseException:
+                    if later is not None:
+                        later.exception()    # (nothing of it runs on after this thread has moved on)
+                    raise
+                if later is not None:
+                    later.result()
+                return made
+
+            (rig, meshes), mats = threads.beside(meshes_here, lambda: _materials(settings, options.lod))
         else:
             rig, meshes = avatar_skeleton(settings), parts(settings, options.lod, below=below)
             mats = _materials(settings, options.lod)
