@@ -38,12 +38,13 @@ def front(positions: np.ndarray, triangles: np.ndarray, x0: float, ys: np.ndarra
     cut = cut[(~np.isnan(cut[..., 0])).sum(1) == 2]
     seg = np.take_along_axis(cut, np.argsort(np.isnan(cut[..., 0]), axis=1, kind="stable")[..., None], 1)[:, :2]
     y0, y1, z0, z1 = seg[:, 0, 0], seg[:, 1, 0], seg[:, 0, 1], seg[:, 1, 1]
-    out = np.full(len(ys), np.nan)
-    for i, y in enumerate(ys):
-        s = (np.minimum(y0, y1) <= y) & (np.maximum(y0, y1) > y)
-        if s.any():
-            out[i] = (z0[s] + (y - y0[s]) / (y1[s] - y0[s]) * (z1[s] - z0[s])).max()
-    return out
+    # Every height against every segment at once (a few hundred heights, tens of segments; a loop over the heights
+    # was 12 ms of a new avatar's face shapes).
+    y = np.asarray(ys, np.float64)[:, None]
+    s = (np.minimum(y0, y1) <= y) & (np.maximum(y0, y1) > y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(s, z0 + (y - y0) / (y1 - y0) * (z1 - z0), -np.inf)
+    return np.where(s.any(1), z.max(1, initial=-np.inf), np.nan)
 
 
 def borders(ys: np.ndarray, z: np.ndarray) -> tuple[float, float]:

@@ -304,9 +304,11 @@ def covered(e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return 1 - (1 - LIP_COVER[1]) * lip, 1 - (1 - LIP_COVER[2]) * lip
 
 
+@lru_cache(maxsize=1)
 def _layout():
     """The texture's texels as (u, v) and what each is: the colour (before the mouth's shadow), roughness,
-    occlusion and how deep in the mouth it lies (0 lit, 1 in its shadow)."""
+    occlusion and how deep in the mouth it lies (0 lit, 1 in its shadow); read-only, made once (each new skin
+    tone's :func:`mouth_texture` made it again: 40 ms of a new avatar's model, bench/RESULTS.md pass 74)."""
     n = MOUTH_SIZE
     v = np.broadcast_to((np.arange(n) + 0.5)[:, None] / n, (n, n)).astype(np.float32)
     u = np.broadcast_to((np.arange(n) + 0.5)[None, :] / n, (n, n)).astype(np.float32)
@@ -350,6 +352,8 @@ def _layout():
     t_colour, t_occ, t_deep = tongue_painted(u, np.clip((v - TONGUE_V) / (1 - TONGUE_V), 0, 1), OCC_LEAST)
     colour[tongue], occ[tongue], deep[tongue] = t_colour[tongue], t_occ[tongue], t_deep[tongue]
     rough[tongue] = ROUGH_TONGUE
+    for a in (colour, rough, occ, deep):
+        a.setflags(write=False)
     return colour, rough, occ, deep
 
 

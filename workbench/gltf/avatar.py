@@ -189,14 +189,36 @@ def _write_textures(w: GlbWriter, images: list[tuple[str, np.ndarray, bool]], fm
     (:func:`build_avatar_unencoded`)."""
     out = []
     for name, img, transparent in images:
-        kind = fmt or ("png" if transparent else "jpeg")
-        if not transparent and img.shape[2] == 4:
-            img = img[..., :3]
+        img, kind = _stored_as(img, transparent, fmt)
         out.append(w.texture(b"" if raw is not None else tx.encode(img, kind), tx.MIME[kind], name=name,
                              repeat=False, mipmaps=name not in unmipped))
         if raw is not None:
             raw[len(w.doc["images"]) - 1] = img    # the image the texture just added
     return out
+
+
+def _stored_as(img: np.ndarray, transparent: bool, fmt: str | None) -> tuple[np.ndarray, str]:
+    """An image's pixels and format as a texture of a model in ``fmt`` (None: JPEG, PNG for a transparent one)
+    stores them: an opaque image's alpha left out."""
+    if not transparent and img.shape[2] == 4:
+        img = img[..., :3]
+    return img, fmt or ("png" if transparent else "jpeg")
+
+
+def _encoded_ahead(mats: dict[str, dict], fmt: str | None) -> dict[str, dict]:
+    """``mats`` (:func:`_materials`), their images and detail maps encoded in the model's ``fmt`` first (kept by
+    :func:`workbench.gltf.textures.encode`), so writing them later finds their bytes. A model's build runs this on
+    its helper after the materials, beside its meshes: encoded on the calling thread after them, the textures were
+    some 50 ms of a new avatar's model (bench/RESULTS.md, pass 74)."""
+    seen: set[int] = set()
+    for m in mats.values():
+        images = [(m["image"], _transparent(m))] if m.get("image") is not None else []
+        images += [(maps.stored(m, k), maps.transparent(k)) for k in maps.present([m])]
+        for img, transparent in images:
+            if id(img) not in seen:
+                seen.add(id(img))
+                tx.encode(*_stored_as(img, transparent, fmt))
+    return mats
 
 
 def _material(w: GlbWriter, name: str, texture: int, blend: bool, roughness: float, double: bool = False,
@@ -362,7 +384,11 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
                     later.result()
                 return made
 
-            (rig, meshes), mats = threads.beside(meshes_here, lambda: _materials(settings, options.lod))
+            # (the textures encoded there too, but where the model's are packed into an atlas or not encoded at all)
+            ahead = raw is None and not options.texture_atlas_size
+            (rig, meshes), mats = threads.beside(
+                meshes_here, lambda: _encoded_ahead(_materials(settings, options.lod), options.texture_format)
+                if ahead else _materials(settings, options.lod))
         else:
             rig, meshes = avatar_skeleton(settings), parts(settings, options.lod, below=below)
             mats = _materials(settings, options.lod)
