@@ -1,5 +1,6 @@
-"""A model's build: its face shapes made on a helper thread beside its meshes (workbench.gltf.avatar, bench/RESULTS.md
-pass 74), the same bytes as made one after the other, and an error there reaching the caller."""
+"""A model's build on three threads (workbench.gltf.avatar._made_beside, bench/RESULTS.md pass 74): its meshes here, its
+hair's pieces on a helper after the materials, its face shapes on a second helper; the same bytes as made one after the
+other, and an error of a helper reaching the caller after the meshes here have ended."""
 
 from __future__ import annotations
 
@@ -12,31 +13,31 @@ from workbench.gltf import avatar, build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 
 
-def _settings(height: float) -> dict:
+def _settings(height: float, hair: str = "none") -> dict:
     # (a body no other test builds: its shapes are made by this build, not found in a cache)
-    return normalize_avatar_settings({"gender": "feminine", "height": height, "hair": {"style": "none"}})
+    return normalize_avatar_settings({"gender": "feminine", "height": height, "hair": {"style": hair}})
 
 
-def test_the_face_shapes_are_made_on_a_helper_beside_the_meshes(monkeypatch):
+def test_the_face_shapes_and_the_hair_are_made_on_helpers_beside_the_meshes(monkeypatch):
     if threads.cores() < 2:
         pytest.skip("one core: the halves run one after the other")
     seen = {}
-    prepare, parts = avatar.prepare, avatar.parts
 
-    def prepare_here(settings):
-        seen["shapes"] = threading.current_thread().name
-        return prepare(settings)
+    def recorded(name, fn):
+        def call(*args, **kwargs):
+            seen[name] = threading.current_thread().name
+            return fn(*args, **kwargs)
+        return call
 
-    def parts_here(*args, **kwargs):
-        seen["meshes"] = threading.current_thread().name
-        return parts(*args, **kwargs)
-
-    monkeypatch.setattr(avatar, "prepare", prepare_here)
-    monkeypatch.setattr(avatar, "parts", parts_here)
-    glb = build_avatar(_settings(163.7), ModelOptions(lod=0))
-    assert seen["shapes"].startswith("wb-helper") and seen["meshes"] == threading.current_thread().name, seen
-    # ...the same bytes as the build on a helper thread, where its halves run one after the other
-    assert threads.start(lambda: build_avatar(_settings(163.7), ModelOptions(lod=0))).result() == glb
+    for name in ("prepare", "prepare_rest", "prepare_hair"):
+        monkeypatch.setattr(avatar, name, recorded(name, getattr(avatar, name)))
+    glb = build_avatar(_settings(163.7, "bob"), ModelOptions(lod=0))
+    here = threading.current_thread().name
+    assert seen["prepare_rest"] == here, seen
+    assert seen["prepare"].startswith("wb-helper") and seen["prepare_hair"].startswith("wb-helper"), seen
+    assert seen["prepare"] != seen["prepare_hair"], seen     # (two helpers: the shapes do not wait for the materials)
+    # ...the same bytes as the build on a helper thread, where its parts run one after the other
+    assert threads.start(lambda: build_avatar(_settings(163.7, "bob"), ModelOptions(lod=0))).result() == glb
 
 
 def test_a_model_without_face_shapes_does_not_make_them(monkeypatch):
@@ -49,18 +50,17 @@ def test_a_model_without_face_shapes_does_not_make_them(monkeypatch):
 
 def test_an_error_making_the_face_shapes_reaches_the_caller_after_the_meshes(monkeypatch):
     ended = []
-    parts = avatar.parts
+    rest = avatar.prepare_rest
 
-    def parts_here(*args, **kwargs):
-        out = parts(*args, **kwargs)
+    def rest_here(*args, **kwargs):
+        rest(*args, **kwargs)
         ended.append("meshes")
-        return out
 
     def broken(settings):
         raise RuntimeError("shapes")
 
     monkeypatch.setattr(avatar, "prepare", broken)
-    monkeypatch.setattr(avatar, "parts", parts_here)
+    monkeypatch.setattr(avatar, "prepare_rest", rest_here)
     with pytest.raises(RuntimeError, match="shapes"):
         build_avatar(_settings(166.1), ModelOptions(lod=0))
     assert ended == ["meshes"]

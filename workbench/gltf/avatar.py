@@ -45,6 +45,7 @@ from ..body.mesh import body_mesh, body_of
 from ..body.outfit import cloth
 from ..options import ANIMATIONS, DEFAULT_POSE, GENDERS, ModelOptions
 from ..options.colour import GLINT
+from ..skeleton import Skeleton
 from . import maps, rotation
 from . import textures as tx
 from .animation import add_animations
@@ -52,7 +53,18 @@ from .armature import write_armature
 from .atlas import pack
 from .clips import Clip, clip
 from .glb import GlbWriter
-from .meshes import LOD_RATIOS, MESH_ORDER, PartsKey, avatar_skeleton, eye_lid, parts, parts_key, parts_of
+from .meshes import (
+    LOD_RATIOS,
+    MESH_ORDER,
+    PartsKey,
+    avatar_skeleton,
+    eye_lid,
+    parts,
+    parts_key,
+    parts_of,
+    prepare_hair,
+    prepare_rest,
+)
 from .stances import fitted_stance, outsides
 
 # The lods that carry the face's morph targets (contract section 5: LOD 2 may carry none).
@@ -349,6 +361,46 @@ def build_avatar_unencoded(settings: dict, options: ModelOptions, *,
     return _build(settings, options, raw=raw, morphs=False, below=below).to_bytes(), raw
 
 
+def _made_beside(settings: dict, options: ModelOptions, encoded: bool, morphs: bool,
+                 below: bool) -> tuple[Skeleton, dict[str, Piece], dict[str, dict]]:
+    """A build's skeleton, meshes and materials below LOD 2, made on three threads: here the body, then the meshes
+    but LOD 0's hair; on a helper the materials (they read the body last, when it is made), their textures encoded
+    when the model's are (``encoded``, without an atlas: :func:`_encoded_ahead`), then LOD 0's hair pieces; on a second
+    helper, once the body is made, its face shapes when the model carries them (:func:`~workbench.body.face.prepare`:
+    made here after the meshes, they were 0.27 s of a new avatar's 0.59 s model, bench/RESULTS.md pass 74). Each
+    part is kept where the meshes and the face shapes look it up after."""
+    lod = options.lod
+    shapes = morphs and lod in MORPH_LODS
+
+    def there() -> dict[str, dict]:
+        mats = _materials(settings, lod)
+        if encoded and not options.texture_atlas_size:
+            _encoded_ahead(mats, options.texture_format)
+        if lod == 0:
+            prepare_hair(settings)
+        return mats
+
+    def here() -> Skeleton:
+        body_mesh(settings)
+        later = threads.start(lambda: prepare(settings)) if shapes else None
+        try:
+            rig = avatar_skeleton(settings)
+            if lod == 0:
+                prepare_rest(settings, below=below)
+            else:
+                parts(settings, lod, below=below)
+        except BaseException:
+            if later is not None:
+                later.exception()    # (nothing of it runs on after this thread has moved on)
+            raise
+        if later is not None:
+            later.result()
+        return rig
+
+    rig, mats = threads.beside(here, there)
+    return rig, parts(settings, lod, below=below), mats
+
+
 def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] | None = None,
            morphs: bool = True, below: bool = True) -> GlbWriter:
     if options.lod not in LOD_RATIOS:
@@ -367,28 +419,7 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
             # it here, and this thread's error is the one that says so (a helper's first use made the caller
             # answer "another request is fetching them", and the fetch's own failure went unsaid).
             compiled()
-            shapes = morphs and options.lod in MORPH_LODS
-
-            def meshes_here():
-                # The body's face shapes on a second helper once the body is made (they read it; made here after
-                # the meshes, they were 0.27 s of a new avatar's 0.59 s model, bench/RESULTS.md pass 74).
-                body_mesh(settings)
-                later = threads.start(lambda: prepare(settings)) if shapes else None
-                try:
-                    made = avatar_skeleton(settings), parts(settings, options.lod, below=below)
-                except BaseException:
-                    if later is not None:
-                        later.exception()    # (nothing of it runs on after this thread has moved on)
-                    raise
-                if later is not None:
-                    later.result()
-                return made
-
-            # (the textures encoded there too, but where the model's are packed into an atlas or not encoded at all)
-            ahead = raw is None and not options.texture_atlas_size
-            (rig, meshes), mats = threads.beside(
-                meshes_here, lambda: _encoded_ahead(_materials(settings, options.lod), options.texture_format)
-                if ahead else _materials(settings, options.lod))
+            rig, meshes, mats = _made_beside(settings, options, raw is None, morphs, below)
         else:
             rig, meshes = avatar_skeleton(settings), parts(settings, options.lod, below=below)
             mats = _materials(settings, options.lod)

@@ -202,6 +202,24 @@ def parts(settings: dict, lod: int = 0, *, below: bool = True) -> dict[str, Piec
     return _upper_parts(_key(settings))
 
 
+def prepare_hair(settings: dict) -> None:
+    """Make LOD 0's hair pieces of ``settings`` (kept for :func:`parts`): a build makes them on its helper thread
+    while :func:`prepare_rest` makes the others (they read the body and the clothes' styles, not their pieces)."""
+    body, hair, _, top, bottom, _ = _key(settings)
+    _hair(body, hair, top, bottom)
+
+
+def prepare_rest(settings: dict, *, below: bool = True) -> None:
+    """Make LOD 0's pieces of ``settings`` but the hair's (kept for :func:`parts`; ``below`` as there)."""
+    body, _, glasses, top, bottom, shoes = _key(settings)
+    if below:
+        _dressed(body, top, bottom, shoes)
+    else:
+        _upper(body, top, bottom)
+    if isinstance(glasses, str):
+        _glasses(body, glasses)
+
+
 def parts_key(settings: dict) -> PartsKey:
     """Everything of ``settings`` the meshes are made from (the body's key, the hair's style, the glasses' shape,
     the three garments' styles): two avatars with the same key have the same :func:`parts` and skeleton.
