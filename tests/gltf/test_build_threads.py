@@ -1,6 +1,7 @@
-"""A model's build on three threads (workbench.gltf.avatar._made_beside, bench/RESULTS.md pass 74): its meshes here, its
-hair's pieces on a helper after the materials, its face shapes on a second helper; the same bytes as made one after the
-other, and an error of a helper reaching the caller after the meshes here have ended."""
+"""A build on three threads (workbench.gltf.avatar._made_beside, bench/RESULTS.md pass 74): its meshes here, its materials
+on a helper, its face shapes on a second helper, the hair's pieces on whichever has time (a first preview's, with no
+face shapes, on the materials' helper); the same bytes as made one after the other, and an error of a helper reaching
+the caller after the meshes here have ended."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 
 from workbench import threads
 from workbench.gltf import avatar, build_avatar
+from workbench.gltf.avatar import build_avatar_unencoded
 from workbench.options import ModelOptions, normalize_avatar_settings
 
 
@@ -31,13 +33,16 @@ def test_the_face_shapes_and_the_hair_are_made_on_helpers_beside_the_meshes(monk
 
     for name in ("prepare", "prepare_rest", "prepare_hair"):
         monkeypatch.setattr(avatar, name, recorded(name, getattr(avatar, name)))
-    glb = build_avatar(_settings(163.7, "bob"), ModelOptions(lod=0))
     here = threading.current_thread().name
-    assert seen["prepare_rest"] == here, seen
-    assert seen["prepare"].startswith("wb-helper") and seen["prepare_hair"].startswith("wb-helper"), seen
-    assert seen["prepare"] != seen["prepare_hair"], seen     # (two helpers: the shapes do not wait for the materials)
+    # A model: the face shapes on a helper; the hair here after the rest (the other helper has the materials).
+    glb = build_avatar(_settings(163.7, "bob"), ModelOptions(lod=0))
+    assert seen["prepare"].startswith("wb-helper") and seen["prepare_rest"] == seen["prepare_hair"] == here, seen
     # ...the same bytes as the build on a helper thread, where its parts run one after the other
     assert threads.start(lambda: build_avatar(_settings(163.7, "bob"), ModelOptions(lod=0))).result() == glb
+    # A first preview's (no face shapes): the hair on the materials' helper after them.
+    seen.clear()
+    build_avatar_unencoded(_settings(164.3, "bob"), ModelOptions(lod=0))
+    assert "prepare" not in seen and seen["prepare_rest"] == here and seen["prepare_hair"].startswith("wb-helper"), seen
 
 
 def test_a_model_without_face_shapes_does_not_make_them(monkeypatch):

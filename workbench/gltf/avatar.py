@@ -30,7 +30,9 @@ b'glTF'
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
+from typing import TypeVar
 
 import numpy as np
 
@@ -66,6 +68,8 @@ from .meshes import (
     prepare_rest,
 )
 from .stances import fitted_stance, outsides
+
+T = TypeVar("T")
 
 # The lods that carry the face's morph targets (contract section 5: LOD 2 may carry none).
 MORPH_LODS = (0, 1)
@@ -361,14 +365,29 @@ def build_avatar_unencoded(settings: dict, options: ModelOptions, *,
     return _build(settings, options, raw=raw, morphs=False, below=below).to_bytes(), raw
 
 
-def _made_beside(settings: dict, options: ModelOptions, encoded: bool, morphs: bool,
-                 below: bool) -> tuple[Skeleton, dict[str, Piece], dict[str, dict]]:
+def _after_meshes(settings: dict, lod: int, raw: dict | None) -> tuple[np.ndarray, dict[str, dict], list[Clip]]:
+    """What a build makes of the body and the meshes besides them: the eye's texture (the lid's shade where this
+    body's lid is), the clothes' normal and roughness maps (a file's: a first preview's document, ``raw``, goes
+    without) and the avatar's stance when it is not the idle's (fitted to the meshes)."""
+    eye = eyes.eye_texture(settings["eyeColor"], eye_lid(settings))
+    cloth = _cloth_maps(settings, lod) if raw is None else {}
+    # (in here: an unhashable pose is unnormalized settings too)
+    pose = settings.get("pose", DEFAULT_POSE)
+    stance = [_stance(pose, fit_key(settings, lod), lod)] if pose != DEFAULT_POSE else []
+    return eye, cloth, stance
+
+
+def _made_beside(settings: dict, options: ModelOptions, encoded: bool, morphs: bool, below: bool,
+                 also: Callable[[], T]) -> tuple[Skeleton, dict[str, Piece], dict[str, dict], T]:
     """A build's skeleton, meshes and materials below LOD 2, made on three threads: here the body, then the meshes
     but LOD 0's hair; on a helper the materials (they read the body last, when it is made), their textures encoded
-    when the model's are (``encoded``, without an atlas: :func:`_encoded_ahead`), then LOD 0's hair pieces; on a second
-    helper, once the body is made, its face shapes when the model carries them (:func:`~workbench.body.face.prepare`:
-    made here after the meshes, they were 0.27 s of a new avatar's 0.59 s model, bench/RESULTS.md pass 74). Each
-    part is kept where the meshes and the face shapes look it up after."""
+    when the model's are (``encoded``, without an atlas: :func:`_encoded_ahead`); on a second helper, once the body is
+    made, its face shapes when the model carries them (:func:`~workbench.body.face.prepare`: made here after the
+    meshes, they were 0.27 s of a new avatar's 0.59 s model, bench/RESULTS.md pass 74). LOD 0's hair pieces are made
+    on the materials' helper after them where there are no face shapes (a first preview: this thread has the rest),
+    else here after the rest (the shapes, the longest part, then share the cores with the materials alone). Each part
+    is kept where the meshes and the face shapes look it up after. ``also()`` runs here after the meshes, while
+    the helpers end (what else the build reads of the meshes: a stance's fit, the clothes' maps); its result last."""
     lod = options.lod
     shapes = morphs and lod in MORPH_LODS
 
@@ -376,11 +395,11 @@ def _made_beside(settings: dict, options: ModelOptions, encoded: bool, morphs: b
         mats = _materials(settings, lod)
         if encoded and not options.texture_atlas_size:
             _encoded_ahead(mats, options.texture_format)
-        if lod == 0:
+        if lod == 0 and not shapes:
             prepare_hair(settings)
         return mats
 
-    def here() -> Skeleton:
+    def here() -> tuple[Skeleton, T]:
         body_mesh(settings)
         later = threads.start(lambda: prepare(settings)) if shapes else None
         try:
@@ -389,16 +408,19 @@ def _made_beside(settings: dict, options: ModelOptions, encoded: bool, morphs: b
                 prepare_rest(settings, below=below)
             else:
                 parts(settings, lod, below=below)
+            more = also()
+            if lod == 0 and shapes:
+                prepare_hair(settings)
         except BaseException:
             if later is not None:
                 later.exception()    # (nothing of it runs on after this thread has moved on)
             raise
         if later is not None:
             later.result()
-        return rig
+        return rig, more
 
-    rig, mats = threads.beside(here, there)
-    return rig, parts(settings, lod, below=below), mats
+    (rig, more), mats = threads.beside(here, there)
+    return rig, parts(settings, lod, below=below), mats, more
 
 
 def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] | None = None,
@@ -419,21 +441,18 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
             # it here, and this thread's error is the one that says so (a helper's first use made the caller
             # answer "another request is fetching them", and the fetch's own failure went unsaid).
             compiled()
-            rig, meshes, mats = _made_beside(settings, options, raw is None, morphs, below)
+            rig, meshes, mats, (eye, cloth, stance) = _made_beside(settings, options, raw is None, morphs, below,
+                                                                   lambda: _after_meshes(settings, options.lod, raw))
         else:
             rig, meshes = avatar_skeleton(settings), parts(settings, options.lod, below=below)
             mats = _materials(settings, options.lod)
+            eye, cloth, stance = _after_meshes(settings, options.lod, raw)
         names = [n for n in MESH_ORDER if n in meshes]
-        # (the lid's shade on the eye where this body's lid is: it reads the body, which the materials' thread does not)
-        mats["Eyes"] = {**mats["Eyes"], "image": eyes.eye_texture(settings["eyeColor"], eye_lid(settings))}
-        if raw is None:   # the clothes' normal and roughness maps wait for a file: a first preview's document goes without
-            for part, extra in _cloth_maps(settings, options.lod).items():
-                mats[part] = {**mats[part], **extra}
-        else:             # and the specular textures but the glasses' (our renderer reads a lens's only)
+        mats["Eyes"] = {**mats["Eyes"], "image": eye}
+        for part, extra in cloth.items():
+            mats[part] = {**mats[part], **extra}
+        if raw is not None:   # a first preview's specular textures but the glasses' (our renderer reads a lens's only)
             mats = {n: {k: v for k, v in m.items() if k != "specular_map" or n == "Glasses"} for n, m in mats.items()}
-        # The avatar's stance when it is not the idle's (in here: an unhashable pose is unnormalized settings too).
-        pose = settings.get("pose", DEFAULT_POSE)
-        stance = [_stance(pose, fit_key(settings, options.lod), options.lod)] if pose != DEFAULT_POSE else []
     except (KeyError, TypeError) as e:
         raise ValueError(f"build_avatar: settings are not normalized avatar settings ({e!r})") from e
 
