@@ -207,12 +207,14 @@ def _skull(tris: np.ndarray, mid_x: float, side: float, y: np.ndarray, z: np.nda
     den = v0[:, 0] * v1[:, 1] - v0[:, 1] * v1[:, 0]
     den = np.where(np.abs(den) < 1e-14, 1e-14, den)
     out = np.zeros(len(y))
+    if not len(t):
+        return out
     layer = np.broadcast_to(layer, (len(y),))
     # Rows of points against every triangle at once (a loop over the points was 24 ms of a new avatar's glasses).
     step = max(1, SKULL_BLOCK // max(len(t), 1))
     for k0 in range(0, len(y), step):
         k = slice(k0, k0 + step)
-        dy, dz = np.asarray(y[k], np.float64)[:, None] - a[:, 0], np.asarray(z[k], np.float64)[:, None] - a[:, 1]
+        dy, dz = np.asarray(y[k])[:, None] - a[:, 0], np.asarray(z[k])[:, None] - a[:, 1]
         w1 = (dy * v1[:, 1] - dz * v1[:, 0]) / den
         w2 = (v0[:, 0] * dz - v0[:, 1] * dy) / den
         inside = (w1 >= 0) & (w2 >= 0) & (w1 + w2 <= 1)
