@@ -4,23 +4,42 @@ hair reads the clothes on its helper thread while its own thread makes the cloth
 from __future__ import annotations
 
 import threading
-import time
 
 from workbench.body.mesh import body_mesh
 from workbench.body.outfit import garments
 from workbench.options import normalize_avatar_settings
 
 
+class _Watched(dict):
+    """``garments._FITTING`` that tells when ``askers`` lookups have found a fit under way."""
+
+    def __init__(self, askers: int):
+        super().__init__()
+        self.found, self.askers, self.all_waiting = 0, askers, threading.Event()
+
+    def get(self, key, default=None):
+        value = super().get(key, default)
+        if value is not None:
+            self.found += 1
+            if self.found >= self.askers:
+                self.all_waiting.set()
+        return value
+
+
 def test_threads_asking_for_one_fit_at_once_share_it(monkeypatch):
     mesh = body_mesh(normalize_avatar_settings({"gender": "masculine", "height": 183.3}))   # (no other test's body)
+    fitting = _Watched(2)
+    monkeypatch.setattr(garments, "_FITTING", fitting)
     fits, fit = [], garments._fit
 
-    def slow_fit(*args):
+    def held_fit(*args):
         fits.append(args[1:])
-        time.sleep(0.5)    # (holds the first fit open while the other threads ask: not a measure of time)
+        if args[1:] == ("tee", "trousers"):
+            # (the first fit held open until both other threads have found it under way: a condition, not a time)
+            assert fitting.all_waiting.wait(60)
         return fit(*args)
 
-    monkeypatch.setattr(garments, "_fit", slow_fit)
+    monkeypatch.setattr(garments, "_fit", held_fit)
     start = threading.Barrier(3, timeout=30)
     got = []
 

@@ -211,7 +211,7 @@ def _skull(tris: np.ndarray, mid_x: float, side: float, y: np.ndarray, z: np.nda
         return out
     layer = np.broadcast_to(layer, (len(y),))
     # Rows of points against every triangle at once (a loop over the points was 24 ms of a new avatar's glasses).
-    step = max(1, SKULL_BLOCK // max(len(t), 1))
+    step = max(1, SKULL_BLOCK // len(t))
     for k0 in range(0, len(y), step):
         k = slice(k0, k0 + step)
         dy, dz = np.asarray(y[k])[:, None] - a[:, 0], np.asarray(z[k])[:, None] - a[:, 1]

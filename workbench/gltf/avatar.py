@@ -221,7 +221,7 @@ def _stored_as(img: np.ndarray, transparent: bool, fmt: str | None) -> tuple[np.
     return img, fmt or ("png" if transparent else "jpeg")
 
 
-def _encoded_ahead(mats: dict[str, dict], fmt: str | None) -> dict[str, dict]:
+def _encoded_ahead(mats: dict[str, dict], fmt: str | None) -> None:
     """``mats`` (:func:`_materials`), their images and detail maps encoded in the model's ``fmt`` first (kept by
     :func:`workbench.gltf.textures.encode`), so writing them later finds their bytes. A model's build runs this on
     its helper after the materials, beside its meshes: encoded on the calling thread after them, the textures were
@@ -234,7 +234,6 @@ def _encoded_ahead(mats: dict[str, dict], fmt: str | None) -> dict[str, dict]:
             if id(img) not in seen:
                 seen.add(id(img))
                 tx.encode(*_stored_as(img, transparent, fmt))
-    return mats
 
 
 def _material(w: GlbWriter, name: str, texture: int, blend: bool, roughness: float, double: bool = False,
@@ -399,25 +398,20 @@ def _made_beside(settings: dict, options: ModelOptions, encoded: bool, morphs: b
             prepare_hair(settings)
         return mats
 
+    def meshes() -> tuple[Skeleton, T]:
+        rig = avatar_skeleton(settings)
+        if lod == 0:
+            prepare_rest(settings, below=below)
+        else:
+            parts(settings, lod, below=below)
+        more = also()
+        if lod == 0 and shapes:
+            prepare_hair(settings)
+        return rig, more
+
     def here() -> tuple[Skeleton, T]:
         body_mesh(settings)
-        later = threads.start(lambda: prepare(settings)) if shapes else None
-        try:
-            rig = avatar_skeleton(settings)
-            if lod == 0:
-                prepare_rest(settings, below=below)
-            else:
-                parts(settings, lod, below=below)
-            more = also()
-            if lod == 0 and shapes:
-                prepare_hair(settings)
-        except BaseException:
-            if later is not None:
-                later.exception()    # (nothing of it runs on after this thread has moved on)
-            raise
-        if later is not None:
-            later.result()
-        return rig, more
+        return threads.beside(meshes, lambda: prepare(settings))[0] if shapes else meshes()
 
     (rig, more), mats = threads.beside(here, there)
     return rig, parts(settings, lod, below=below), mats, more

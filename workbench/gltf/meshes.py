@@ -203,8 +203,9 @@ def parts(settings: dict, lod: int = 0, *, below: bool = True) -> dict[str, Piec
 
 
 def prepare_hair(settings: dict) -> None:
-    """Make LOD 0's hair pieces of ``settings`` (kept for :func:`parts`): a build makes them on its helper thread
-    while :func:`prepare_rest` makes the others (they read the body and the clothes' styles, not their pieces)."""
+    """Make LOD 0's hair pieces of ``settings`` (kept for :func:`parts`): a build may make them on a helper thread
+    while :func:`prepare_rest` makes the others (they read the body and the fitted clothes, which
+    :func:`~workbench.body.outfit.garments.dressed` fits once however many threads ask, not the clothes' pieces)."""
     body, hair, _, top, bottom, _ = _key(settings)
     _hair(body, hair, top, bottom)
 
