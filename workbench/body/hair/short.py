@@ -83,8 +83,15 @@ def short_groom(mesh: BodyMesh, head: Head, lod: int, roots_count: int) -> Groom
     centres = fibonacci(SHORT_TUFTS[lod], 67)
     tuft = np.argmax(roots @ centres.T, axis=1)
     tufts = np.random.default_rng(SHORT_TUFT_SEED)
-    # (and each strand's own, less: single pieces standing out of a tuft)
-    up = (tufts.uniform(0.0, 1.0, len(centres))[tuft] ** 1.5 + 0.6 * rng.uniform(0.0, 1.0, S) ** 2) * SHORT_TUFT_LIFT * top * (1 - burn)
+    # A strand's tips lift with its tuft's alone. Each strand had a lift of its own besides (up to 0.6 of the tuft's
+    # most, "single pieces standing out of a tuft"): over the crown they stood above the outline as thin arcs with the
+    # backdrop between them and the hair, "stray hair strips stick up off the crown with white/light fringes" (blind
+    # review BE's #11; BD's "flyaway cards show light halo edges on the crown"). Without them the tufts still break the
+    # outline up (tests/render/test_hair_volume_review_e.py's roughness 0.71 to 0.75 per mille, at least 0.45; 1.07
+    # to 1.38 with them) and the crown's strands standing out of it are a third as many
+    # (tests/render/test_crop_crown_review_be.py). Their draw stays in the stream, so its later draws keep their values.
+    rng.uniform(0.0, 1.0, S)
+    up = tufts.uniform(0.0, 1.0, len(centres))[tuft] ** 1.5 * SHORT_TUFT_LIFT * top * (1 - burn)
     turn = tufts.normal(size=(len(centres), 3))[tuft] * 0.35 * top[:, None]
 
     def height(s, d, i):
