@@ -51,6 +51,12 @@ SHORT_SIDE_FLAT = 0.85
 # the head, where the upper layer of hair meets the lower one" (the blind judge of pass 75's crown change;
 # tests/render/test_crop_back_band_review_be.py). Judged blind against the lift all the way down: 9 of 9.
 SHORT_BACK_POLAR = (40.0, 70.0)
+# At the back (from 110 to 140 degrees round from the face, and beyond) each strand stops at this share of its own
+# share of the hairline: stopped at the hairline itself, at the nape the cards' tapered tips hung a centimetre and more
+# past it over the neck, "an even sawtooth fringe instead of a clean tapered cut" (the blind judge of pass 75's back
+# change); stopped sooner, the painted hairline under them is the fade (tests/body/test_crop_nape_review_be.py). Judged
+# blind against the cards reaching the hairline: 9 of 9.
+SHORT_NAPE_REACH = 0.93
 
 
 def _short_field(head: Head):
@@ -120,7 +126,9 @@ def short_groom(mesh: BodyMesh, head: Head, lod: int, roots_count: int) -> Groom
     reach = rng.uniform(*SHORT_HAIRLINE, S)
 
     def limit(d, i):
-        return np.degrees(np.arccos(np.clip(d[:, 1], -1, 1))) > hairline("short", np.degrees(np.arctan2(d[:, 0], d[:, 2]))) * reach[i]
+        az = np.degrees(np.arctan2(d[:, 0], d[:, 2]))
+        short = 1 - (1 - SHORT_NAPE_REACH) * smoothstep(110.0, 140.0, np.abs(az))
+        return np.degrees(np.arccos(np.clip(d[:, 1], -1, 1))) > hairline("short", az) * reach[i] * short
 
     pts, nrm, hang = grow(head, roots, tufted, length, height=height, points=7, limit=limit)
     cards = Strands(pts, nrm, hang, rng.uniform(0.011, 0.016, S) * (1 + 0.2 * top) * (1.4 if lod else 1.0),
