@@ -127,8 +127,8 @@ def short_groom(mesh: BodyMesh, head: Head, lod: int, roots_count: int) -> Groom
 
     def limit(d, i):
         az = np.degrees(np.arctan2(d[:, 0], d[:, 2]))
-        short = 1 - (1 - SHORT_NAPE_REACH) * smoothstep(110.0, 140.0, np.abs(az))
-        return np.degrees(np.arccos(np.clip(d[:, 1], -1, 1))) > hairline("short", az) * reach[i] * short
+        k = 1 - (1 - SHORT_NAPE_REACH) * smoothstep(110.0, 140.0, np.abs(az))   # (the nape's stop, sooner)
+        return np.degrees(np.arccos(np.clip(d[:, 1], -1, 1))) > hairline("short", az) * reach[i] * k
 
     pts, nrm, hang = grow(head, roots, tufted, length, height=height, points=7, limit=limit)
     cards = Strands(pts, nrm, hang, rng.uniform(0.011, 0.016, S) * (1 + 0.2 * top) * (1.4 if lod else 1.0),
