@@ -11,20 +11,22 @@ them the fade. Judged blind: 9 of 9."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
-from helpers import random_settings
 
 from workbench.body.hair.head import hairline, head_of
 from workbench.body.mesh import body_mesh
 from workbench.gltf.meshes import parts
 from workbench.options import normalize_avatar_settings
 
-#: The review sheets' draws (make_review_sheets.review_settings for these seeds), their short crops.
-CROPS = [s for seed in range(4813, 4820)
-         for s in random_settings(12, seed, with_added=True, heads=True, features=True, palettes=True, spread=True,
-                                  recent=True)
-         if s["hair"]["style"] == "short"][:9]
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "data"))
+from make_review_sheets import review_settings  # noqa: E402
+
+#: The review sheets' draws of these seeds (data/make_review_sheets.py), their short crops.
+CROPS = [s for seed in range(4813, 4820) for s in review_settings(12, seed) if s["hair"]["style"] == "short"][:9]
 #: At most this many degrees past the hairline at the nape.
 PAST = 2.0
 
