@@ -47,7 +47,7 @@ from .texture import shell_u
 # 11 -> 13 mm with it, so it still thins to a lock's tip, not a thread, and the tie still shows from behind round the
 # fuller hair: at 11 or 12 mm, 332 square mm of it from behind on the default, test_ponytail_review_v's 340.)
 TIE_AT = (180.0, 66.0)
-TAIL = 0.34
+TAIL = 0.355
 TAIL_RADIUS = (0.013, 0.042, 0.006)
 FULL_AT = 0.14
 FLARE = 0.07
@@ -138,6 +138,15 @@ SPREAD = 1.0
 # which leaves the head 64 degrees off the head's normal: half its ring lay in the head and was pushed out onto the
 # hair, and the tail's cards' roots stood out of it towards the head: from the side a black box with notches standing
 # off the head, from behind a black arc over the tail's ragged top.)
+# How far (metres) the cards round each clump's line start under the tie's point, along the head's normal there: the
+# tail comes out of the head through its tie as a stalk of hair. (Starting at the tie's point, 8 mm over the head
+# envelope, the tail's ring of cards left its open end inside the tie, and seen from behind the tie was "a dark ring
+# with a darker centre ... reads as a socket", blind review of pass 76.)
+ROOT_SINK = 0.012
+# ...and the share of its length over which its line turns from the head's normal at the tie (the tie's ring's axis)
+# to going out and down (TURN): leaving the tie 64 degrees off the normal, the tail filled only the ring's lower side,
+# and the ring's inside showed over it.
+STALK = 0.07
 TIE_RADIUS = 0.012
 TIE_TUBE = 0.006
 TIE_LIFT = 0.005
@@ -168,6 +177,9 @@ def tail_line(head: Head, points: int) -> tuple[np.ndarray, np.ndarray]:
         # From out and a little down at the tie to down and a little in within TURN of the length.
         bend = smoothstep(0.0, TURN, u[k])
         heading = out * (0.6 * (1 - bend) - IN * bend) - UP * (0.5 + 0.5 * bend)
+        heading = heading / np.linalg.norm(heading)
+        # (first out along the head's normal through the tie's ring, STALK: ROOT_SINK)
+        heading = d + (heading - d) * smoothstep(0.0, STALK, u[k])
         heading = heading / np.linalg.norm(heading)
         flick = FLICK * (smoothstep(FLICK_FROM, 1.0, u[k]) - smoothstep(FLICK_FROM, 1.0, u[k - 1]))
         line.append(line[-1] + step * heading + LEFT * flick)
@@ -256,6 +268,7 @@ def tail(head: Head, rng: np.random.Generator, lod: int) -> tuple[Strands, Stran
 
     clumps, clump_r = clump_lines(line, radius, rng, CLUMPS[lod])
     m = CLUMP_CARDS[lod]
+    rooted = []         # (the cards round a clump's line, which start at the tie: ROOT_SINK)
     for cl, cr in zip(clumps, clump_r, strict=True):
         _, f1, f2 = frames(cl)
         length = rng.uniform(0.82, 1.0)
@@ -278,12 +291,14 @@ def tail(head: Head, rng: np.random.Generator, lod: int) -> tuple[Strands, Stran
             phi = 2 * np.pi * (k + rng.uniform(-0.2, 0.2)) / m + 0.8 * np.linspace(0, 1, K)
             ring = np.cos(phi)[:, None] * f1[j] + np.sin(phi)[:, None] * f2[j]
             pts.append(parted(j) + thinned(j)[:, None] * ring)
+            rooted.append(True)
             nrm.append(ring)
             widths.append(2 * np.pi * thinned(j) / m * CLUMP_WIDTH[lod])
         # ...and one through its middle.
         j = rows(0.03 + (length - 0.03) * ROWS[lod])
         phi = rng.uniform(0, np.pi) + 0.5 * np.linspace(0, 1, K)
         pts.append(parted(j))
+        rooted.append(False)
         nrm.append(np.cos(phi)[:, None] * f1[j] + np.sin(phi)[:, None] * f2[j])
         widths.append(1.6 * thinned(j))
     _, e1, e2 = frames(line)
@@ -296,9 +311,11 @@ def tail(head: Head, rng: np.random.Generator, lod: int) -> tuple[Strands, Stran
         drift = LOOSE_OUT * rng.uniform(0.5, 1.0) * np.linspace(0, 1, K) ** 1.5
         out = radius[j] * (CLUMP_OFF[0] + CLUMP_RADIUS) * (1 - CLOSE * smoothstep(0.5, 1.0, u))
         pts.append(line[j] + (out + drift)[:, None] * ring)
+        rooted.append(False)
         nrm.append(ring)
         widths.append(np.full(K, rng.uniform(0.005, 0.008)))
     tails, normals = np.array(pts), np.array(nrm)
+    tails[np.array(rooted), 0] -= tie(head)[0] * ROOT_SINK
     below = tails[..., 1] < head.centre[1]
     # (each card twisted by its place among the cards sorted inner first, as cards.piece twists them once sorted)
     inner = order(tails, head)
