@@ -98,6 +98,15 @@ ROWS = (np.linspace(0, 1, 16), np.linspace(0, 1, 11))
 # 3 cm off it to its end, and ended at the collar's height: review V's "its tip runs into the collar").
 TURN, IN, GAP = 0.2, 0.12, 0.025
 REST, REST_GAP = (0.5, 0.85), 0.004
+# The share of the tail's length over which its line turns from the head's normal at the tie (the tie's ring's axis)
+# to going out and down (TURN): a stalk through the tie. Leaving the tie 64 degrees off the ring's axis, the tail
+# filled only the ring's lower side and the ring's inside showed over it: from behind "a dark ring with a darker
+# centre ... reads as a socket" (blind review BF of nine ponytails, pass 76; tests/render/test_ponytail_tie_review_bf.py).
+# (TAIL 1.5 cm longer for the stalk's rise: its end still rests on the garment, test_ponytail_review_v.)
+STALK = 0.07
+# ...and how far (metres) the cards round each clump's line start under the tie's point (8 mm over the head envelope),
+# along the head's normal there: the stalk comes out of the hair under the tie, its cards' first ring hidden in it.
+ROOT_SINK = 0.012
 # The share of its flare (the radius grown since the tie) by which the line is lowered, square to it: flaring round
 # the line as it left the tie out and down, the tail's top rose as fast as the line fell and ran level out of the tie
 # for 3 to 4 cm, a square shelf at the top of the tail seen from the side and at 3/4 behind the ear (blind review
@@ -138,15 +147,6 @@ SPREAD = 1.0
 # which leaves the head 64 degrees off the head's normal: half its ring lay in the head and was pushed out onto the
 # hair, and the tail's cards' roots stood out of it towards the head: from the side a black box with notches standing
 # off the head, from behind a black arc over the tail's ragged top.)
-# How far (metres) the cards round each clump's line start under the tie's point, along the head's normal there: the
-# tail comes out of the head through its tie as a stalk of hair. (Starting at the tie's point, 8 mm over the head
-# envelope, the tail's ring of cards left its open end inside the tie, and seen from behind the tie was "a dark ring
-# with a darker centre ... reads as a socket", blind review of pass 76.)
-ROOT_SINK = 0.012
-# ...and the share of its length over which its line turns from the head's normal at the tie (the tie's ring's axis)
-# to going out and down (TURN): leaving the tie 64 degrees off the normal, the tail filled only the ring's lower side,
-# and the ring's inside showed over it.
-STALK = 0.07
 TIE_RADIUS = 0.012
 TIE_TUBE = 0.006
 TIE_LIFT = 0.005
@@ -178,7 +178,7 @@ def tail_line(head: Head, points: int) -> tuple[np.ndarray, np.ndarray]:
         bend = smoothstep(0.0, TURN, u[k])
         heading = out * (0.6 * (1 - bend) - IN * bend) - UP * (0.5 + 0.5 * bend)
         heading = heading / np.linalg.norm(heading)
-        # (first out along the head's normal through the tie's ring, STALK: ROOT_SINK)
+        # (first out along the head's normal through the tie's ring: STALK)
         heading = d + (heading - d) * smoothstep(0.0, STALK, u[k])
         heading = heading / np.linalg.norm(heading)
         flick = FLICK * (smoothstep(FLICK_FROM, 1.0, u[k]) - smoothstep(FLICK_FROM, 1.0, u[k - 1]))
@@ -268,7 +268,7 @@ def tail(head: Head, rng: np.random.Generator, lod: int) -> tuple[Strands, Stran
 
     clumps, clump_r = clump_lines(line, radius, rng, CLUMPS[lod])
     m = CLUMP_CARDS[lod]
-    rooted = []         # (the cards round a clump's line, which start at the tie: ROOT_SINK)
+    rooted = []         # (per card: one round a clump's line, which starts at the tie: ROOT_SINK)
     for cl, cr in zip(clumps, clump_r, strict=True):
         _, f1, f2 = frames(cl)
         length = rng.uniform(0.82, 1.0)
