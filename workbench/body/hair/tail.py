@@ -49,7 +49,11 @@ from .texture import shell_u
 TIE_AT = (180.0, 66.0)
 TAIL = 0.355
 TAIL_RADIUS = (0.013, 0.042, 0.006)
-FULL_AT = 0.14
+# (FULL_AT 0.14 until pass 76: full 5 cm along, the tail's radius grew 29 mm over 2.5 cm as its line went out and down
+# at 40 degrees, and its top edge ran level out of the tie, "a flat, squared-off ledge jutting from the tie ... like a
+# box lid" at three quarters behind (blind review BF's flare pairs: the slower flare 8 of 9); 0.26 took review AF's
+# volume under its bound, test_ponytail_volume_review_af.)
+FULL_AT = 0.2
 FLARE = 0.07
 # Where it begins to thin (a share of its length) and how (its radius's thinned share, a smoothstep to this
 # power). Thinning from 0.3 of its length (** 1.3), it kept its full width to half its
