@@ -44,10 +44,8 @@ MOST_PIECES = 1
 # (The widest 0.08 until tail42: review AF's "one flat ribbon ... no volume" (test_ponytail_volume_review_af.py) took
 # the tail's fullest radius 34 -> 42 mm with its clumps nearer its line, and #11 is 8.3 cm across at its widest (main
 # 7.2; #6 7.5, main 6.4). The bound guarded against the clumps spread apart (8.2 cm on #11 when they were ropes); the
-# ropes stay held by MOST_PIECES, one piece in every cut.) (0.087 until pass 76: the tail's stalk through its tie,
-# workbench.body.hair.tail.STALK, sets it a centimetre further out, and #11 is 8.7 cm across at its widest, one cell
-# more, one piece in every cut.)
-WIDTH = (0.04, 0.088)
+# ropes stay held by MOST_PIECES, one piece in every cut.)
+WIDTH = (0.04, 0.087)
 
 
 @cache

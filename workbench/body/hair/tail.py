@@ -2,7 +2,8 @@
 round the gathered hair, in the hair's colour much darkened: :data:`TIE_SHADE`); :func:`.styles.groom` combs the
 rest of the hair to the tie.
 
-The centreline goes out and down from the tie and soon turns to hang, :data:`GAP` off the body (:func:`tail_line`),
+The centreline leaves the tie along the head's normal there, through the tie's ring (:data:`STALK`), turns out and
+down and soon turns to hang, :data:`GAP` off the body (:func:`tail_line`),
 down the middle of the back, its end flicking aside (:data:`FLICK`), and comes to rest on the garment (:data:`REST`);
 the tail flares out just past the tie, is fullest a fifth of the way down and thins to the clumps' soft ends. Blind review J saw a tail standing 4 to 6 cm off the neck, straight down the
 middle of the back and nearly as wide at its end as at its fullest: a rigid tube ("a stiff ponytail"). Blind review L
@@ -47,6 +48,9 @@ from .texture import shell_u
 # 11 -> 13 mm with it, so it still thins to a lock's tip, not a thread, and the tie still shows from behind round the
 # fuller hair: at 11 or 12 mm, 332 square mm of it from behind on the default, test_ponytail_review_v's 340.)
 TIE_AT = (180.0, 66.0)
+# (34 cm until pass 76: the stalk, STALK, takes its first 2.5 cm out along the head's normal, and at 34 cm, with the
+# stalk over 0.06 to 0.08 of it, the default tail's end rested 83 to 86 mm under the collar's back, against review V's
+# 90 at least, test_ponytail_review_v.)
 TAIL = 0.355
 TAIL_RADIUS = (0.013, 0.042, 0.006)
 # (FULL_AT 0.14 until pass 76: full 5 cm along, the tail's radius grew 29 mm over 2.5 cm as its line went out and down
@@ -106,10 +110,12 @@ REST, REST_GAP = (0.5, 0.85), 0.004
 # to going out and down (TURN): a stalk through the tie. Leaving the tie 64 degrees off the ring's axis, the tail
 # filled only the ring's lower side and the ring's inside showed over it: from behind "a dark ring with a darker
 # centre ... reads as a socket" (blind review BF of nine ponytails, pass 76; tests/render/test_ponytail_tie_review_bf.py).
-# (TAIL 1.5 cm longer for the stalk's rise: its end still rests on the garment, test_ponytail_review_v.)
+# (The same figure as FLARE, not tied to it: the stalk turns as the tail begins to flare.)
 STALK = 0.07
 # ...and how far (metres) the cards round each clump's line start under the tie's point (8 mm over the head envelope),
-# along the head's normal there: the stalk comes out of the hair under the tie, its cards' first ring hidden in it.
+# along the head's normal there, so the stalk's first ring of cards starts in the sleek hair under the tie, not in the
+# air over it. (cards.piece lifts whatever lies under the head envelope back to cards.CLEAR over it: the first ring
+# ends some 1.5 mm over the envelope, 9.5 mm along the normal under the tie's point, not 12.)
 ROOT_SINK = 0.012
 # The share of its flare (the radius grown since the tie) by which the line is lowered, square to it: flaring round
 # the line as it left the tie out and down, the tail's top rose as fast as the line fell and ran level out of the tie
@@ -178,7 +184,7 @@ def tail_line(head: Head, points: int) -> tuple[np.ndarray, np.ndarray]:
     out = d - UP * (d @ UP)
     out /= np.linalg.norm(out)
     for k in range(1, points):
-        # From out and a little down at the tie to down and a little in within TURN of the length.
+        # From out and a little down past the stalk to down and a little in within TURN of the length.
         bend = smoothstep(0.0, TURN, u[k])
         heading = out * (0.6 * (1 - bend) - IN * bend) - UP * (0.5 + 0.5 * bend)
         heading = heading / np.linalg.norm(heading)
