@@ -21,13 +21,12 @@ from functools import cache
 import numpy as np
 import pytest
 from built import built_rest as built  # one build per run, no face shapes (tests/built.py)
-from helpers import review
+from helpers import in_frame_of, review
 from scipy.spatial import Delaunay
 
 from workbench.body.hair.tail import TIE_SHADE
 from workbench.options import ModelOptions, normalize_avatar_settings
-from workbench.render.framing import frame
-from workbench.render.pictures import _pivot, _posed, _turned
+from workbench.render.pictures import _posed
 from workbench.render.raster import draw
 from workbench.render.scene import Model
 from workbench.render.stage import project
@@ -52,8 +51,7 @@ def dark_share(name: str) -> float:
     """The share of dark pixels within the tie's outline, the figure seen from behind (see the module's text)."""
     posed = _posed(Model(built(normalize_avatar_settings(settings(name)), ModelOptions(lod=0, animations=("idle",)))),
                    "preview")
-    posed = _turned(posed, 180.0, _pivot(posed))
-    cam = frame(posed, "portrait")
+    posed, cam = in_frame_of(posed, posed, 180.0)
     tie = np.concatenate([d.positions[np.abs(d.colors[:, 0] - TIE) < 1e-4] for d in posed.draws
                           if d.mesh_name == "Hair" and d.colors is not None])
     assert len(tie), name

@@ -270,6 +270,7 @@ def rounded(pts: np.ndarray, nrm: np.ndarray, line: np.ndarray, radius: np.ndarr
 def tail(head: Head, rng: np.random.Generator, lod: int) -> tuple[Strands, Strands]:
     """The tail's cards (see the module's text) and its tie."""
     K = len(ROWS[lod])
+    d = tie(head)[0]
     line, radius = tail_line(head, 60)
     pts, nrm, widths = [], [], []
 
@@ -278,7 +279,6 @@ def tail(head: Head, rng: np.random.Generator, lod: int) -> tuple[Strands, Stran
 
     clumps, clump_r = clump_lines(line, radius, rng, CLUMPS[lod])
     m = CLUMP_CARDS[lod]
-    rooted = []         # (per card: one round a clump's line, which starts at the tie: ROOT_SINK)
     for cl, cr in zip(clumps, clump_r, strict=True):
         _, f1, f2 = frames(cl)
         length = rng.uniform(0.82, 1.0)
@@ -300,15 +300,15 @@ def tail(head: Head, rng: np.random.Generator, lod: int) -> tuple[Strands, Stran
             j = rows(length * rng.uniform(0.9, 1.0) * ROWS[lod])
             phi = 2 * np.pi * (k + rng.uniform(-0.2, 0.2)) / m + 0.8 * np.linspace(0, 1, K)
             ring = np.cos(phi)[:, None] * f1[j] + np.sin(phi)[:, None] * f2[j]
-            pts.append(parted(j) + thinned(j)[:, None] * ring)
-            rooted.append(True)
+            card = parted(j) + thinned(j)[:, None] * ring
+            card[0] -= d * ROOT_SINK        # (its first row in the hair under the tie)
+            pts.append(card)
             nrm.append(ring)
             widths.append(2 * np.pi * thinned(j) / m * CLUMP_WIDTH[lod])
         # ...and one through its middle.
         j = rows(0.03 + (length - 0.03) * ROWS[lod])
         phi = rng.uniform(0, np.pi) + 0.5 * np.linspace(0, 1, K)
         pts.append(parted(j))
-        rooted.append(False)
         nrm.append(np.cos(phi)[:, None] * f1[j] + np.sin(phi)[:, None] * f2[j])
         widths.append(1.6 * thinned(j))
     _, e1, e2 = frames(line)
@@ -321,11 +321,9 @@ def tail(head: Head, rng: np.random.Generator, lod: int) -> tuple[Strands, Stran
         drift = LOOSE_OUT * rng.uniform(0.5, 1.0) * np.linspace(0, 1, K) ** 1.5
         out = radius[j] * (CLUMP_OFF[0] + CLUMP_RADIUS) * (1 - CLOSE * smoothstep(0.5, 1.0, u))
         pts.append(line[j] + (out + drift)[:, None] * ring)
-        rooted.append(False)
         nrm.append(ring)
         widths.append(np.full(K, rng.uniform(0.005, 0.008)))
     tails, normals = np.array(pts), np.array(nrm)
-    tails[np.array(rooted), 0] -= tie(head)[0] * ROOT_SINK
     below = tails[..., 1] < head.centre[1]
     # (each card twisted by its place among the cards sorted inner first, as cards.piece twists them once sorted)
     inner = order(tails, head)
@@ -334,7 +332,6 @@ def tail(head: Head, rng: np.random.Generator, lod: int) -> tuple[Strands, Stran
     cards = Strands(tails, rounded(tails, normals, line, radius), below, np.array(widths) * (1.2 if lod else 1.0),
                     clump_columns(rng, len(tails)), 0.3, across, arc(tails))
     # The tie: ribbons round the torus's tube, each a closed ring round the head's normal at the tie (TIE_RADIUS).
-    d = tie(head)[0]
     a1 = np.cross(d, LEFT)
     a1 /= np.linalg.norm(a1)
     turns = np.linspace(0, 2 * np.pi, TIE_POINTS[lod])[:, None]
